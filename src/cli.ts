@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { bootstrapCommand, probeWorkerCommand } from './cli/admin.js';
+import { reportCliError } from './cli/runtime.js';
+import { serveCommand } from './cli/serve.js';
+
+const USAGE = `Usage: postdeck <command>
+
+Commands:
+  serve [--role all|api|worker]     run Postdeck (default: all roles in one process)
+  admin bootstrap [--json] [--workspace NAME] [--plan PLAN]
+                                    create or reuse a workspace and mint an API key
+  admin probe-worker [--hold-ms N] [--timeout-ms N]
+                                    send a job through the queue and wait for a worker
+  help                              show this text
+
+Settings come from the environment (and .env); see the README.
+`;
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      role: { type: 'string', default: 'all' },
+      json: { type: 'boolean', default: false },
+      workspace: { type: 'string', default: 'Default' },
+      plan: { type: 'string' },
+      'hold-ms': { type: 'string', default: '0' },
+      'timeout-ms': { type: 'string', default: '30000' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === 'help' || command === '') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serveCommand(values.role);
+    case 'admin bootstrap':
+      return bootstrapCommand({ workspace: values.workspace, plan: values.plan, json: values.json });
+    case 'admin probe-worker':
+      return probeWorkerCommand({ holdMs: Number(values['hold-ms']), timeoutMs: Number(values['timeout-ms']) });
+    default:
+      throw new Error(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch(reportCliError);

@@ -1,0 +1,130 @@
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { z } from 'zod';
+import { DEFAULT_PLANS, PlanTableSchema, type PlanTable } from './core/plans.js';
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+/** Every environment variable Postdeck reads, with its default. The README table mirrors this. */
+const EnvSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('postdeck'),
+  EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
+  MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
+  MONGOD_DOWNLOAD: boolean.default(true),
+  FERRETDB_CACHE_DIR: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  TRUST_PROXY: boolean.default(false),
+  JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
+  JOB_CONCURRENCY: positiveInt.default(10),
+  SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
+  POSTDECK_PLANS_FILE: z.string().min(1).optional(),
+});
+
+/** The parsed, frozen settings object handed to the composition root. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly mongo: {
+    readonly uri: string | undefined;
+    readonly dbName: string;
+    readonly embedded: 'auto' | 'mongod' | 'ferretdb';
+    readonly mongodBinary: string | undefined;
+    readonly mongodDownload: boolean;
+    readonly ferretCacheDir: string;
+  };
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  readonly trustProxy: boolean;
+  readonly jobs: { readonly pollIntervalMs: number; readonly concurrency: number; readonly drainMs: number };
+  readonly plans: PlanTable;
+}
+
+/** Raised with every configuration problem at once, each naming its variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Reads settings from `env` plus an optional `.env` file (real variables win), validates them once,
+ * and returns a frozen object. Nothing else in Postdeck reads the environment.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envFile?: string } = {}): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const envFile = path.resolve(cwd, options.envFile ?? '.env');
+  const fileVars = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
+  const merged = { ...fileVars, ...withoutEmpty(env) };
+
+  const parsed = EnvSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const vars = parsed.data;
+  const dataDir = path.resolve(cwd, vars.DATA_DIR);
+  const plans = loadPlans(vars.POSTDECK_PLANS_FILE && path.resolve(cwd, vars.POSTDECK_PLANS_FILE));
+
+  return deepFreeze({
+    port: vars.PORT,
+    host: vars.HOST,
+    publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    mongo: {
+      uri: vars.MONGODB_URI,
+      dbName: vars.MONGODB_DB,
+      embedded: vars.EMBEDDED_DB,
+      mongodBinary: vars.MONGOMS_SYSTEM_BINARY,
+      mongodDownload: vars.MONGOD_DOWNLOAD,
+      ferretCacheDir: path.resolve(cwd, vars.FERRETDB_CACHE_DIR ?? path.join(dataDir, 'cache', 'ferretdb')),
+    },
+    logLevel: vars.LOG_LEVEL,
+    bodyLimitBytes: vars.BODY_LIMIT_BYTES,
+    trustProxy: vars.TRUST_PROXY,
+    jobs: { pollIntervalMs: vars.JOB_POLL_INTERVAL_MS, concurrency: vars.JOB_CONCURRENCY, drainMs: vars.SHUTDOWN_DRAIN_MS },
+    plans,
+  });
+}
+
+function loadPlans(file: string | undefined): PlanTable {
+  if (!file) return DEFAULT_PLANS;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`POSTDECK_PLANS_FILE: cannot read ${file} as JSON (${(error as Error).message})`]);
+  }
+  const parsed = PlanTableSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `POSTDECK_PLANS_FILE ${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  return parsed.data;
+}
+
+// An exported-but-empty variable (FOO=) means "use the default", as most servers treat it.
+function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,99 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { CoreDeps, Scope } from '../context.js';
+import type { ApiKeyDoc } from '../db/documents.js';
+import { AppError, notFound } from '../errors.js';
+
+export const API_KEY_PREFIX = 'service_sk_';
+const SECRET_BYTES = 32; // 256 bits of randomness
+const DISPLAY_PREFIX_CHARS = 8;
+const KEY_SHAPE = /^service_sk_[A-Za-z0-9_-]{43}$/;
+// Writing lastUsedAt on every request would turn each read into a write; a minute is precise enough.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A key as listings show it: never the secret, only its first characters. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Mints a key for a workspace. The clear key is returned once and only its hash is stored. */
+export async function mintApiKey(
+  deps: CoreDeps,
+  input: { workspaceId: string; accountId: string; userId: string | null; name: string },
+): Promise<{ apiKey: string; view: ApiKeyView }> {
+  const secret = randomBytes(SECRET_BYTES).toString('base64url');
+  const apiKey = `${API_KEY_PREFIX}${secret}`;
+  const doc: ApiKeyDoc = {
+    _id: randomUUID(),
+    workspaceId: input.workspaceId,
+    accountId: input.accountId,
+    userId: input.userId,
+    name: input.name,
+    prefix: `${API_KEY_PREFIX}${secret.slice(0, DISPLAY_PREFIX_CHARS)}`,
+    hash: hashApiKey(apiKey),
+    createdAt: deps.now(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await deps.db.apiKeys.insertOne(doc);
+  return { apiKey, view: toView(doc) };
+}
+
+/** Resolves a presented key to its scope, or throws `invalid_api_key` (wrong, malformed or revoked). */
+export async function authenticateApiKey(deps: CoreDeps, presented: string): Promise<Scope> {
+  if (!KEY_SHAPE.test(presented)) throw invalidKey();
+  const doc = await deps.db.apiKeys.findOne({ hash: hashApiKey(presented) });
+  if (!doc || doc.revokedAt) throw invalidKey();
+
+  const now = deps.now();
+  if (!doc.lastUsedAt || now.getTime() - doc.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await deps.db.apiKeys.updateOne({ _id: doc._id }, { $set: { lastUsedAt: now } });
+  }
+  return {
+    workspaceId: doc.workspaceId,
+    accountId: doc.accountId,
+    actor: { type: 'api_key', keyId: doc._id, userId: doc.userId },
+  };
+}
+
+/** Lists the workspace's keys, newest first. */
+export async function listApiKeys(deps: CoreDeps, scope: Scope): Promise<ApiKeyView[]> {
+  const docs = await deps.db.apiKeys.find({ workspaceId: scope.workspaceId }).sort({ createdAt: -1 }).toArray();
+  return docs.map(toView);
+}
+
+/** Revokes one of the workspace's keys; the next call made with it answers `invalid_api_key`. */
+export async function revokeApiKey(deps: CoreDeps, scope: Scope, keyId: string): Promise<void> {
+  const result = await deps.db.apiKeys.updateOne(
+    { _id: keyId, workspaceId: scope.workspaceId, revokedAt: null },
+    { $set: { revokedAt: deps.now() } },
+  );
+  if (result.matchedCount === 0) {
+    const exists = await deps.db.apiKeys.countDocuments({ _id: keyId, workspaceId: scope.workspaceId });
+    if (exists === 0) throw notFound('API key');
+  }
+}
+
+/** The stored form of a key. A fast hash is right here: keys carry 256 random bits. */
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex');
+}
+
+function invalidKey(): AppError {
+  return new AppError('invalid_api_key', 'The API key is invalid or has been revoked');
+}
+
+function toView(doc: ApiKeyDoc): ApiKeyView {
+  return {
+    id: doc._id,
+    name: doc.name,
+    prefix: doc.prefix,
+    createdAt: doc.createdAt,
+    lastUsedAt: doc.lastUsedAt,
+    revokedAt: doc.revokedAt,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Stable, machine-readable error codes. Clients branch on these, never on message text,
+ * and each adapter maps them once (HTTP status table, MCP isError results, bot replies).
+ */
+export const ErrorCodes = Object.freeze({
+  invalid_request: 'invalid_request',
+  missing_api_key: 'missing_api_key',
+  invalid_api_key: 'invalid_api_key',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  not_a_draft: 'not_a_draft',
+  post_limit_reached: 'post_limit_reached',
+  ai_credit_limit_reached: 'ai_credit_limit_reached',
+  ai_image_limit_reached: 'ai_image_limit_reached',
+  invalid_media_file: 'invalid_media_file',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'unsupported_media_type',
+  rate_limited: 'rate_limited',
+  internal_error: 'internal_error',
+} as const);
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** One validation problem: where in the input, and what is wrong there. */
+export interface IssueDetail {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The one error family core throws; adapters render `code`, `message` and `details`. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: IssueDetail[],
+    /** Seconds a client should wait before retrying (rate limits). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Shorthand for the not-found answer used for missing ids and other workspaces' ids alike. */
+export function notFound(what: string): AppError {
+  return new AppError('not_found', `${what} not found`);
+}
+
+/** True for the driver's duplicate-key error, which the atomic primitives rely on. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 11000;
+}

@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { CoreDeps } from '../context.js';
+
+/** How a failed job is retried: up to `maxRetries` more times, exponentially from `delayMs`. */
+export interface RetryPolicy {
+  maxRetries: number;
+  delayMs: number;
+  maxDelayMs: number;
+}
+
+/** What a job's `perform` gets besides its data. */
+export interface JobContext {
+  deps: CoreDeps;
+  jobId: string;
+  attempt: number;
+  /** Reports progress (0–100) and extends the job's lock, for long work. */
+  touch(progress?: number): Promise<void>;
+}
+
+/** A typed job: its name, the schema its data must pass, its handler and its retry policy. */
+export interface JobDefinition<Data> {
+  readonly name: string;
+  readonly data: z.ZodType<Data>;
+  readonly retry: RetryPolicy;
+  /** How long a running job's lock lasts before another worker may assume it crashed. */
+  readonly lockLifetimeMs: number;
+  readonly concurrency: number;
+  perform(data: Data, context: JobContext): Promise<void>;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ maxRetries: 3, delayMs: 5_000, maxDelayMs: 300_000 });
+
+/** Declares a job next to the code it serves; defaults fill in what is not given. */
+export function defineJob<Data>(
+  definition: Pick<JobDefinition<Data>, 'name' | 'data' | 'perform'> & Partial<JobDefinition<Data>>,
+): JobDefinition<Data> {
+  return Object.freeze({ retry: DEFAULT_RETRY, lockLifetimeMs: 10 * 60_000, concurrency: 5, ...definition });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds definitions of any data type
+export type AnyJobDefinition = JobDefinition<any>;

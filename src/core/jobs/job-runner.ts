@@ -1,0 +1,89 @@
+import { Agenda, backoffStrategies, type Job } from 'agenda';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import type { Db } from 'mongodb';
+import type { CoreDeps } from '../context.js';
+import type { AnyJobDefinition, JobDefinition } from './define-job.js';
+
+export interface JobRunnerOptions {
+  db: Db;
+  deps: CoreDeps;
+  definitions: readonly AnyJobDefinition[];
+  pollIntervalMs: number;
+  concurrency: number;
+}
+
+/** Enqueues jobs (every role) and processes them (the worker role), on Agenda's MongoDB backend. */
+export interface JobRunner {
+  enqueue<Data>(definition: JobDefinition<Data>, data: Data, options?: { runAt?: Date }): Promise<string>;
+  /** Starts taking jobs from the queue; only the worker role calls this. */
+  startProcessing(): Promise<void>;
+  /** Stops intake, waits up to `drainMs` for running jobs, then releases what still runs. */
+  stop(drainMs: number): Promise<{ unfinished: number }>;
+}
+
+/** Builds the job runner on the app's own database handle. */
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const { deps } = options;
+  const agenda = new Agenda({
+    backend: new MongoBackend({ mongo: options.db, collection: 'agendaJobs' }),
+    processEvery: options.pollIntervalMs,
+    maxConcurrency: options.concurrency,
+  });
+  agenda.on('error', (error: Error) => deps.logger.error({ err: error }, 'job queue error'));
+  agenda.on('fail', (error: Error, job: Job) =>
+    deps.logger.warn({ job: job.attrs.name, jobId: String(job.attrs._id), reason: error.message }, 'job failed'),
+  );
+
+  for (const definition of options.definitions) {
+    agenda.define(
+      definition.name,
+      async (job: Job<unknown>) => {
+        const data = definition.data.parse(job.attrs.data);
+        await definition.perform(data, {
+          deps,
+          jobId: String(job.attrs._id),
+          attempt: (job.attrs.failCount ?? 0) + 1,
+          touch: async (progress) => {
+            await job.touch(progress);
+          },
+        });
+      },
+      {
+        concurrency: definition.concurrency,
+        lockLifetime: definition.lockLifetimeMs,
+        backoff: backoffStrategies.exponential({
+          delay: definition.retry.delayMs,
+          maxDelay: definition.retry.maxDelayMs,
+          maxRetries: definition.retry.maxRetries,
+        }),
+      },
+    );
+  }
+
+  let processing = false;
+  let stopped = false;
+  return {
+    async enqueue(definition, data, enqueueOptions = {}) {
+      const valid = definition.data.parse(data);
+      const job = enqueueOptions.runAt
+        ? await agenda.schedule(enqueueOptions.runAt, definition.name, valid)
+        : await agenda.now(definition.name, valid);
+      return String(job.attrs._id);
+    },
+    async startProcessing() {
+      processing = true;
+      await agenda.start();
+    },
+    async stop(drainMs) {
+      if (stopped || !processing) {
+        stopped = true;
+        return { unfinished: 0 };
+      }
+      stopped = true;
+      const result = await agenda.drain(drainMs);
+      // Jobs still running after the drain deadline are unlocked so another worker picks them up.
+      if (result.timedOut) await agenda.stop();
+      return { unfinished: result.timedOut ? result.running : 0 };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { CoreDeps, Scope } from '../context.js';
+import type { PlatformDoc } from '../db/documents.js';
+
+/** A connected account as the API shows it (spec section 2, Platform). */
+export interface Platform {
+  id: string;
+  provider: 'tiktok';
+  providerName: string;
+  providerAccountId: string;
+  displayName: string | null;
+  displayHandle: string | null;
+  displayImageUrl: string | null;
+  disabled: boolean;
+  refreshNeeded: boolean;
+  tokenExpiresAt: string | null;
+  capabilities: string[];
+  metadata: Record<string, unknown>;
+  settings: Record<string, unknown>;
+}
+
+const PROVIDER_NAMES: Record<PlatformDoc['provider'], string> = { tiktok: 'TikTok' };
+
+/** The workspace's ready-to-post accounts; disabled ones and those needing re-auth are left out. */
+export async function listPlatforms(deps: CoreDeps, scope: Scope): Promise<Platform[]> {
+  const docs = await deps.db.platforms
+    .find({ workspaceId: scope.workspaceId, disabled: false, refreshNeeded: false })
+    .sort({ createdAt: 1 })
+    .toArray();
+  return docs.map(toPlatform);
+}
+
+/** Renders a stored platform in the API's shape. */
+export function toPlatform(doc: PlatformDoc): Platform {
+  return {
+    id: doc._id,
+    provider: doc.provider,
+    providerName: PROVIDER_NAMES[doc.provider],
+    providerAccountId: doc.providerAccountId,
+    displayName: doc.displayName,
+    displayHandle: doc.displayHandle,
+    displayImageUrl: doc.displayImageUrl,
+    disabled: doc.disabled,
+    refreshNeeded: doc.refreshNeeded,
+    tokenExpiresAt: doc.tokenExpiresAt ? doc.tokenExpiresAt.toISOString() : null,
+    capabilities: doc.capabilities,
+    metadata: doc.metadata,
+    settings: doc.settings,
+  };
+}

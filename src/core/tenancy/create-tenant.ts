@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreDeps } from '../context.js';
+import { AppError } from '../errors.js';
+import type { AccountDoc, UserDoc, WorkspaceDoc } from '../db/documents.js';
+import { DEFAULT_AI_SETTINGS } from './ai-settings.js';
+
+export interface NewTenant {
+  account: AccountDoc;
+  workspace: WorkspaceDoc;
+}
+
+/** Creates an account on `plan` with its first workspace, owned by `ownerUserId`. */
+export async function createTenant(
+  deps: CoreDeps,
+  input: { name: string; plan: string; ownerUserId: string },
+): Promise<NewTenant> {
+  assertKnownPlan(deps, input.plan);
+  const now = deps.now();
+  const account: AccountDoc = { _id: randomUUID(), name: input.name, plan: input.plan, createdAt: now };
+  const workspace: WorkspaceDoc = {
+    _id: randomUUID(),
+    accountId: account._id,
+    name: input.name,
+    ai: { ...DEFAULT_AI_SETTINGS },
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.db.accounts.insertOne(account);
+  await deps.db.workspaces.insertOne(workspace);
+  await deps.db.memberships.insertOne({
+    _id: randomUUID(),
+    workspaceId: workspace._id,
+    userId: input.ownerUserId,
+    role: 'owner',
+    createdAt: now,
+  });
+  return { account, workspace };
+}
+
+/** Creates a user record (sign-up adds credentials on top of it). */
+export async function createUser(deps: CoreDeps, input: { email: string | null; name: string }): Promise<UserDoc> {
+  const user: UserDoc = { _id: randomUUID(), email: input.email, name: input.name, createdAt: deps.now() };
+  await deps.db.users.insertOne(user);
+  return user;
+}
+
+/** Moves an account to another plan from the plan table. */
+export async function setAccountPlan(deps: CoreDeps, accountId: string, plan: string): Promise<void> {
+  assertKnownPlan(deps, plan);
+  await deps.db.accounts.updateOne({ _id: accountId }, { $set: { plan } });
+}
+
+function assertKnownPlan(deps: CoreDeps, plan: string): void {
+  if (!(plan in deps.plans)) {
+    throw new AppError('invalid_request', `Unknown plan "${plan}"; known plans: ${Object.keys(deps.plans).join(', ')}`);
+  }
+}

@@ -1,0 +1,38 @@
+import Koa from 'koa';
+import type { CoreDeps } from '../core/context.js';
+import type { Logger } from '../logger.js';
+import type { AppState } from './context.js';
+import { errorMiddleware } from './middleware/errors.js';
+import { requestContext } from './middleware/request-context.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { createPublicRouter } from './public-router.js';
+import { publicRoutes } from './routes/index.js';
+import { createSystemRouter } from './system-routes.js';
+
+export interface HttpAppOptions {
+  deps: CoreDeps;
+  logger: Logger;
+  publicUrl: string;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  checkDatabase: () => Promise<void>;
+}
+
+/** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1. */
+export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: options.trustProxy });
+  // Errors are rendered by errorMiddleware; Koa's default handler would print them to stderr.
+  app.silent = true;
+  const routes = publicRoutes(options.deps);
+  const system = createSystemRouter({
+    checkDatabase: options.checkDatabase,
+    openApiDocument: buildOpenApiDocument(routes, options.publicUrl),
+  });
+  const api = createPublicRouter(options.deps, routes, options.bodyLimitBytes);
+
+  app.use(requestContext(options.logger));
+  app.use(errorMiddleware(options.logger));
+  app.use(system.routes());
+  app.use(api.routes());
+  return app;
+}

@@ -1,0 +1,68 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { ErrorCodes } from '../core/errors.js';
+import { STATUS_BY_CODE } from './error-status.js';
+import { PUBLIC_PREFIX } from './public-router.js';
+import type { AnyRoute } from './route.js';
+
+const ErrorBodySchema = z
+  .object({
+    code: z.enum(Object.keys(ErrorCodes) as [keyof typeof ErrorCodes]).describe('stable code to branch on'),
+    message: z.string().describe('human-readable explanation'),
+    details: z
+      .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+      .optional()
+      .describe('validation issues, each with where it is and what is wrong'),
+  })
+  .meta({ id: 'Error' });
+
+/** Generates the OpenAPI 3.1 document from the same route declarations the router serves. */
+export function buildOpenApiDocument(routes: readonly AnyRoute[], serverUrl: string): object {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key of the form service_sk_..., obtained through the device flow',
+  });
+  for (const route of routes) registry.registerPath(toPathConfig(route));
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Postdeck API',
+      version: '1',
+      description: 'Schedule and publish TikTok posts, manage media and generate slideshows.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+  });
+}
+
+function toPathConfig(route: AnyRoute): RouteConfig {
+  const responses: RouteConfig['responses'] = {
+    [route.success.status]: route.success.schema
+      ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
+      : { description: route.success.description },
+  };
+  for (const code of new Set(['missing_api_key', 'invalid_api_key', ...route.errors] as const)) {
+    const status = STATUS_BY_CODE[code];
+    const existing = responses[status] as { description: string } | undefined;
+    responses[status] = {
+      description: existing ? `${existing.description}, ${code}` : code,
+      content: { 'application/json': { schema: ErrorBodySchema } },
+    };
+  }
+  return {
+    method: route.method,
+    path: PUBLIC_PREFIX + route.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    request: {
+      ...(route.params ? { params: route.params as z.ZodObject } : {}),
+      ...(route.query ? { query: route.query as z.ZodObject } : {}),
+      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    },
+    responses,
+  };
+}

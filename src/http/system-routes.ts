@@ -1,0 +1,35 @@
+import { Router } from '@koa/router';
+import type { AppState } from './context.js';
+import { renderReferencePage, type OpenApiLike } from './reference-page.js';
+import { PUBLIC_PREFIX } from './public-router.js';
+
+/** Probes and documentation: no API key needed. */
+export function createSystemRouter(options: {
+  checkDatabase: () => Promise<void>;
+  openApiDocument: object;
+}): Router<AppState> {
+  const router = new Router<AppState>();
+  const referencePage = renderReferencePage(options.openApiDocument as OpenApiLike);
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    try {
+      await options.checkDatabase();
+      ctx.body = { status: 'ready' };
+    } catch {
+      ctx.status = 503;
+      ctx.body = { code: 'not_ready', message: 'The database is not reachable' };
+    }
+  });
+  router.get(`${PUBLIC_PREFIX}/openapi.json`, (ctx) => {
+    ctx.body = options.openApiDocument;
+  });
+  router.get(`${PUBLIC_PREFIX}/docs`, (ctx) => {
+    ctx.type = 'html';
+    ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'");
+    ctx.body = referencePage;
+  });
+  return router;
+}

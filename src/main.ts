@@ -1,0 +1,94 @@
+import type { Config } from './config.js';
+import type { CoreDeps } from './core/context.js';
+import { collectionsOf, ensureIndexes } from './core/db/collections.js';
+import { createJobRunner, type JobRunner } from './core/jobs/job-runner.js';
+import { JOB_DEFINITIONS } from './core/jobs/registry.js';
+import { openDatabase, type DatabaseHandle } from './db/connect.js';
+import { createHttpApp } from './http/app.js';
+import { startHttpServer, type RunningHttpServer } from './http/server.js';
+import type { Logger } from './logger.js';
+
+/** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
+export type Role = 'api' | 'worker';
+
+/** The database, core dependencies and job queue, without any adapter: what the CLI needs too. */
+export interface Core {
+  readonly database: DatabaseHandle;
+  readonly deps: CoreDeps;
+  readonly jobs: JobRunner;
+  close(): Promise<void>;
+}
+
+/** A started Postdeck process. */
+export interface RunningPostdeck extends Core {
+  readonly http: RunningHttpServer | undefined;
+  /** Ordered, idempotent shutdown: stop intake, drain jobs, close the database. */
+  stop(): Promise<void>;
+}
+
+/** Opens the database, ensures indexes, and builds the core dependencies and job queue. */
+export async function openCore(config: Config, logger: Logger): Promise<Core> {
+  const database = await openDatabase(config, logger);
+  try {
+    await ensureIndexes(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const deps: CoreDeps = { db: collectionsOf(database.db), plans: config.plans, logger, now: () => new Date() };
+  const jobs = createJobRunner({
+    db: database.db,
+    deps,
+    definitions: JOB_DEFINITIONS,
+    pollIntervalMs: config.jobs.pollIntervalMs,
+    concurrency: config.jobs.concurrency,
+  });
+  return {
+    database,
+    deps,
+    jobs,
+    async close() {
+      await jobs.stop(config.jobs.drainMs);
+      await database.close();
+    },
+  };
+}
+
+/** The composition root: config, database, core, jobs, then the adapters of the chosen roles. */
+export async function startPostdeck(config: Config, logger: Logger, roles: ReadonlySet<Role>): Promise<RunningPostdeck> {
+  const core = await openCore(config, logger);
+  let http: RunningHttpServer | undefined;
+  try {
+    if (roles.has('worker')) await core.jobs.startProcessing();
+    if (roles.has('api')) {
+      const app = createHttpApp({
+        deps: core.deps,
+        logger,
+        publicUrl: config.publicUrl,
+        bodyLimitBytes: config.bodyLimitBytes,
+        trustProxy: config.trustProxy,
+        checkDatabase: core.database.ping,
+      });
+      http = await startHttpServer(app, { host: config.host, port: config.port });
+    }
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    ...core,
+    http,
+    stop() {
+      stopping ??= (async () => {
+        await http?.stop();
+        const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
+        if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
+        await core.database.close();
+        logger.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}

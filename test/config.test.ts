@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const emptyDir = () => mkdtempSync(path.join(os.tmpdir(), 'postdeck-config-'));
+
+describe('loadConfig', () => {
+  it('applies the documented defaults and freezes the result', () => {
+    const cwd = emptyDir();
+    const config = loadConfig({}, { cwd });
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe(path.join(cwd, 'data'));
+    expect(config.mongo.uri).toBeUndefined();
+    expect(config.mongo.ferretCacheDir).toBe(path.join(cwd, 'data', 'cache', 'ferretdb'));
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.plans.free?.imageCredits).toBe(0);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.mongo)).toBe(true);
+  });
+
+  it('reports every problem at once, each with its variable name', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', MONGODB_URI: 'postgres://x', LOG_LEVEL: 'loud' }, { cwd: emptyDir() });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain('PORT');
+    expect(problems).toContain('MONGODB_URI');
+    expect(problems).toContain('LOG_LEVEL');
+  });
+
+  it('reads .env, with real variables taking precedence', () => {
+    const cwd = emptyDir();
+    writeFileSync(path.join(cwd, '.env'), 'PORT=9000\nDATA_DIR=/srv/postdeck\n');
+    const config = loadConfig({ PORT: '9100' }, { cwd });
+    expect(config.port).toBe(9100);
+    expect(config.dataDir).toBe('/srv/postdeck');
+  });
+
+  it('loads a plan table from POSTDECK_PLANS_FILE and rejects a free plan with image credits', () => {
+    const cwd = emptyDir();
+    writeFileSync(
+      path.join(cwd, 'plans.json'),
+      JSON.stringify({ free: { captionCredits: 1, imageCredits: 0, monthlyPosts: 2 }, big: { captionCredits: 9, imageCredits: 9, monthlyPosts: 9 } }),
+    );
+    expect(loadConfig({ POSTDECK_PLANS_FILE: 'plans.json' }, { cwd }).plans.big?.monthlyPosts).toBe(9);
+
+    writeFileSync(path.join(cwd, 'bad.json'), JSON.stringify({ free: { captionCredits: 1, imageCredits: 5, monthlyPosts: 2 } }));
+    expect(() => loadConfig({ POSTDECK_PLANS_FILE: 'bad.json' }, { cwd })).toThrow(/0 image credits/);
+  });
+});
