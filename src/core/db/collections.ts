@@ -57,9 +57,12 @@ export function collectionsOf(db: Db): Collections {
   return Object.fromEntries(entries) as Collections;
 }
 
-/** Creates every declared index; safe to run on each start. */
+/**
+ * Creates every declared index; safe to run on each start. One index per command: FerretDB 1.24
+ * drops the connection when a multi-index createIndexes names indexes that already exist.
+ */
 export async function ensureIndexes(db: Db): Promise<void> {
   for (const [key, indexes] of Object.entries(INDEXES) as [keyof Collections, IndexDescription[]][]) {
-    if (indexes.length > 0) await db.collection(NAMES[key]).createIndexes(indexes);
+    for (const { key: fields, ...options } of indexes) await db.collection(NAMES[key]).createIndex(fields, options);
   }
 }

@@ -1,6 +1,6 @@
 import { Agenda, backoffStrategies, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import type { Db } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { CoreDeps } from '../context.js';
 import type { AnyJobDefinition, JobDefinition } from './define-job.js';
 
@@ -34,19 +34,27 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     deps.logger.warn({ job: job.attrs.name, jobId: String(job.attrs._id), reason: error.message }, 'job failed'),
   );
 
+  // Ids of the jobs this process is running, so a shutdown can hand unfinished ones back.
+  const running = new Set<string>();
   for (const definition of options.definitions) {
     agenda.define(
       definition.name,
       async (job: Job<unknown>) => {
-        const data = definition.data.parse(job.attrs.data);
-        await definition.perform(data, {
-          deps,
-          jobId: String(job.attrs._id),
-          attempt: (job.attrs.failCount ?? 0) + 1,
-          touch: async (progress) => {
-            await job.touch(progress);
-          },
-        });
+        const jobId = String(job.attrs._id);
+        running.add(jobId);
+        try {
+          const data = definition.data.parse(job.attrs.data);
+          await definition.perform(data, {
+            deps,
+            jobId,
+            attempt: (job.attrs.failCount ?? 0) + 1,
+            touch: async (progress) => {
+              await job.touch(progress);
+            },
+          });
+        } finally {
+          running.delete(jobId);
+        }
       },
       {
         concurrency: definition.concurrency,
@@ -81,9 +89,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
       stopped = true;
       const result = await agenda.drain(drainMs);
-      // Jobs still running after the drain deadline are unlocked so another worker picks them up.
-      if (result.timedOut) await agenda.stop();
-      return { unfinished: result.timedOut ? result.running : 0 };
+      const unfinished = [...running];
+      // Agenda clears a one-off job's nextRunAt when it starts, so merely unlocking would strand it:
+      // make each unfinished job due again, for the next worker (or this one after a restart).
+      if (unfinished.length > 0) {
+        await options.db
+          .collection('agendaJobs')
+          .updateMany(
+            { _id: { $in: unfinished.map((id) => new ObjectId(id)) } },
+            { $set: { nextRunAt: new Date() }, $unset: { lockedAt: true } },
+          );
+      }
+      return { unfinished: unfinished.length };
     },
   };
 }

@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { access, chmod, constants, mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../../logger.js';
+import { acquireLock } from './lock.js';
+
+/** The files that define the emulator; their hash names the binary, so editing one rebuilds it. */
+const SOURCE_FILES = ['main.go', 'go.mod', 'go.sum'] as const;
+const BUILD_TIMEOUT_MS = 15 * 60_000;
+const PROGRESS_EVERY_MS = 20_000;
+
+/** Builds in flight in this process, so concurrent callers share one `go build`. */
+const inFlight = new Map<string, Promise<string>>();
+
+/**
+ * Returns the path of the FerretDB emulator binary in `cacheDir`, building it from
+ * `tools/ferretdb` with the local Go toolchain on first use (about a minute).
+ */
+export async function ensureFerretBinary(cacheDir: string, logger: Logger): Promise<string> {
+  const sourceDir = findSourceDir();
+  const hash = createHash('sha256');
+  for (const name of SOURCE_FILES) {
+    hash
+      .update(`${name}\0`)
+      .update(await readFile(path.join(sourceDir, name)))
+      .update('\0');
+  }
+  // Platform and arch are in the name too: a cache dir may be shared between a host and a container.
+  const exe = process.platform === 'win32' ? '.exe' : '';
+  const binary = path.join(
+    cacheDir,
+    `ferretdb-${process.platform}-${process.arch}-${hash.digest('hex').slice(0, 16)}${exe}`,
+  );
+  if (await isExecutable(binary)) return binary;
+
+  let pending = inFlight.get(binary);
+  if (!pending) {
+    pending = buildOnce(sourceDir, binary, logger).finally(() => inFlight.delete(binary));
+    inFlight.set(binary, pending);
+  }
+  return pending;
+}
+
+/** Walks up from this module (src/… or dist/…) to the directory holding tools/ferretdb. */
+function findSourceDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i += 1) {
+    const candidate = path.join(dir, 'tools', 'ferretdb');
+    if (existsSync(path.join(candidate, 'go.mod'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new Error('cannot find tools/ferretdb (the FerretDB emulator sources) above ' + fileURLToPath(import.meta.url));
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function buildOnce(sourceDir: string, binary: string, logger: Logger): Promise<string> {
+  await mkdir(path.dirname(binary), { recursive: true });
+  // The lock only saves a second process (another vitest worker, the CLI) from building the same
+  // thing twice on a small machine; correctness comes from the unique temp file + atomic rename.
+  const release = await acquireLock(`${binary}.lock`, {
+    timeoutMs: BUILD_TIMEOUT_MS,
+    purpose: 'building the FerretDB emulator',
+    onWait: (pid) => logger.info({ pid }, 'waiting for another process that is building the FerretDB emulator'),
+  });
+  try {
+    if (await isExecutable(binary)) return binary;
+    const temp = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await goBuild(sourceDir, temp, logger);
+      await chmod(temp, 0o755);
+      await rename(temp, binary);
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+    return binary;
+  } finally {
+    await release();
+  }
+}
+
+function goBuild(sourceDir: string, output: string, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const child = spawn('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', output, '.'], {
+    cwd: sourceDir,
+    // GOTOOLCHAIN=local: never fetch another Go toolchain behind the user's back.
+    // CGO_ENABLED=0: FerretDB's SQLite is pure Go, so no C compiler is needed.
+    env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const collect = (chunk: Buffer): void => {
+    tail = (tail + chunk.toString('utf8')).slice(-4_000);
+  };
+  // Logged on 'spawn', so a missing `go` reports only the error, not a build that never began.
+  child.once('spawn', () =>
+    logger.info({ output }, 'building the FerretDB emulator, first run only, about a minute...'),
+  );
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const progress = setInterval(() => {
+    logger.info({ seconds: Math.round((Date.now() - started) / 1000) }, 'still building the FerretDB emulator...');
+  }, PROGRESS_EVERY_MS);
+  const timeout = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
+
+  return new Promise<void>((resolve, reject) => {
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(
+              'the Go toolchain (`go`, 1.24 or newer) is not on PATH, and it is needed to build the FerretDB emulator',
+            )
+          : error,
+      );
+    });
+    child.once('close', (code, signal) => {
+      if (code === 0) {
+        logger.info({ seconds: Math.round((Date.now() - started) / 1000) }, 'built the FerretDB emulator');
+        resolve();
+      } else {
+        reject(new Error(`go build of the FerretDB emulator failed (${signal ?? `exit ${code}`}): ${tail.trim()}`));
+      }
+    });
+  }).finally(() => {
+    clearInterval(progress);
+    clearTimeout(timeout);
+  });
+}

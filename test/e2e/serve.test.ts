@@ -1,0 +1,179 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { revokeApiKey } from '../../src/core/auth/api-keys.js';
+import { collectionsOf } from '../../src/core/db/collections.js';
+import type { CoreDeps } from '../../src/core/context.js';
+import { createJobRunner } from '../../src/core/jobs/job-runner.js';
+import { JOB_DEFINITIONS } from '../../src/core/jobs/registry.js';
+import { sendWorkerProbe } from '../../src/core/ops/worker-probe.js';
+import { DEFAULT_PLANS } from '../../src/core/plans.js';
+import { createLogger } from '../../src/logger.js';
+import { freePort, isAlive, runPostdeck, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
+
+// The real entry point, spawned the way `npm start` runs it, on the embedded database.
+let dataDir: string;
+let env: Record<string, string>;
+let baseUrl: string;
+let server: SpawnedPostdeck | undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-e2e-'));
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  env = {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    FERRETDB_CACHE_DIR: inject('ferretCacheDir'),
+    JOB_POLL_INTERVAL_MS: '200',
+    LOG_LEVEL: 'info',
+  };
+});
+
+afterAll(async () => {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(name: string, extraEnv: Record<string, string> = {}): Promise<SpawnedPostdeck> {
+  server = spawnPostdeck(name, ['serve'], { ...env, ...extraEnv });
+  await waitForOk(`${baseUrl}/healthz`, 180_000);
+  return server;
+}
+
+async function stop(spawned: SpawnedPostdeck): Promise<number | null> {
+  spawned.child.kill('SIGTERM');
+  return spawned.exited;
+}
+
+function registry(): { pid: number; uri: string } {
+  return JSON.parse(readFileSync(path.join(dataDir, 'embedded-db.json'), 'utf8')) as { pid: number; uri: string };
+}
+
+/** Core deps on the running server's database, found the way the admin CLI finds it. */
+async function withServerDb<T>(use: (deps: CoreDeps, client: MongoClient) => Promise<T>): Promise<T> {
+  const client = await new MongoClient(registry().uri).connect();
+  try {
+    const deps: CoreDeps = {
+      db: collectionsOf(client.db('postdeck')),
+      plans: DEFAULT_PLANS,
+      logger: createLogger({ level: 'silent' }),
+      now: () => new Date(),
+    };
+    return await use(deps, client);
+  } finally {
+    await client.close();
+  }
+}
+
+function listPlatforms(apiKey?: string): Promise<Response> {
+  return fetch(`${baseUrl}/public/v1/platforms`, apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {});
+}
+
+async function enqueueProbe(holdMs: number): Promise<string> {
+  return withServerDb(async (deps, client) => {
+    const jobs = createJobRunner({ db: client.db('postdeck'), deps, definitions: JOB_DEFINITIONS, pollIntervalMs: 1000, concurrency: 1 });
+    const probe = await sendWorkerProbe(deps, jobs, holdMs);
+    return probe._id;
+  });
+}
+
+async function waitForProbeStart(probeId: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+    if (probe?.startedAt) return;
+    await sleep(100);
+  }
+  throw new Error('the worker never started the probe job');
+}
+
+describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => {
+  let apiKey: string;
+  let workspaceId: string;
+
+  it('serves /healthz, mints a key with the bootstrap command and lists platforms', async () => {
+    await start('e2e-first-start');
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    const databasePid = registry().pid;
+
+    const output = await runPostdeck(['admin', 'bootstrap', '--json', '--workspace', 'e2e'], env);
+    const result = JSON.parse(output) as { accountId: string; workspaceId: string; userId: string; apiKey: string };
+    expect(Object.keys(result).sort()).toEqual(['accountId', 'apiKey', 'userId', 'workspaceId']);
+    ({ apiKey, workspaceId } = result);
+    // The CLI attached to the server's database instead of starting a second one.
+    expect(registry().pid).toBe(databasePid);
+
+    const listed = await listPlatforms(apiKey);
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({ platforms: [] });
+  });
+
+  it('answers 401 missing_api_key and invalid_api_key for no, wrong and revoked keys', async () => {
+    const missing = await listPlatforms();
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ code: 'missing_api_key' });
+
+    const wrong = await listPlatforms(`service_sk_${'x'.repeat(43)}`);
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ code: 'invalid_api_key' });
+
+    const second = JSON.parse(await runPostdeck(['admin', 'bootstrap', '--json', '--workspace', 'e2e'], env)) as {
+      workspaceId: string;
+      apiKey: string;
+      accountId: string;
+    };
+    expect(second.workspaceId).toBe(workspaceId);
+    await withServerDb(async (deps) => {
+      const key = await deps.db.apiKeys.findOne({ workspaceId, _id: { $ne: '' } }, { sort: { createdAt: -1 } });
+      await revokeApiKey(deps, { workspaceId, accountId: second.accountId, actor: { type: 'system' } }, key!._id);
+    });
+    const revoked = await listPlatforms(second.apiKey);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toMatchObject({ code: 'invalid_api_key' });
+  });
+
+  it('drains a running job on SIGTERM, exits 0 and leaves no database process behind', async () => {
+    const probeId = await enqueueProbe(3_000);
+    await waitForProbeStart(probeId);
+    const databasePid = registry().pid;
+
+    expect(await stop(server!)).toBe(0);
+    expect(isAlive(databasePid)).toBe(false);
+
+    await start('e2e-after-drain');
+    const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+    expect(probe?.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it('keeps data across a restart', async () => {
+    // The key minted before the restarts still lists platforms.
+    expect((await listPlatforms(apiKey)).status).toBe(200);
+  });
+
+  it('releases a job that outlives the drain deadline, and runs it after the restart', async () => {
+    await stop(server!);
+    await start('e2e-short-drain', { SHUTDOWN_DRAIN_MS: '500' });
+    const probeId = await enqueueProbe(8_000);
+    await waitForProbeStart(probeId);
+    const databasePid = registry().pid;
+    expect(await stop(server!)).toBe(0);
+    expect(isAlive(databasePid)).toBe(false);
+
+    await start('e2e-after-release');
+    for (let i = 0; i < 300; i++) {
+      const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+      if (probe?.finishedAt) break;
+      await sleep(100);
+    }
+    const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+    expect(probe?.finishedAt).toBeInstanceOf(Date);
+    expect(await stop(server!)).toBe(0);
+  });
+});

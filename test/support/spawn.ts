@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The real entry point, as `npm start` and `npx postdeck` run it. */
+export const ENTRY = path.resolve('bin/postdeck.js');
+const ARTIFACTS = path.resolve('test-artifacts');
+
+/** A free loopback port (bound, then released). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A spawned Postdeck process whose output goes to test-artifacts/<name>.log. */
+export interface SpawnedPostdeck {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+/** Spawns `postdeck <args>` with `env` on top of a clean environment (no MONGODB_URI leaks in). */
+export function spawnPostdeck(name: string, args: string[], env: Record<string, string>): SpawnedPostdeck {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const log = createWriteStream(path.join(ARTIFACTS, `${name}.log`), { flags: 'a' });
+  const { MONGODB_URI: _ignored, ...base } = process.env;
+  const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited };
+}
+
+/** Runs `postdeck <args>` to completion and returns its stdout; throws with stderr on failure. */
+export async function runPostdeck(args: string[], env: Record<string, string>): Promise<string> {
+  const { MONGODB_URI: _ignored, ...base } = process.env;
+  const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`postdeck ${args.join(' ')} exited ${code}: ${stderr}`);
+  return stdout;
+}
+
+/** Polls `url` until it answers 200, or fails after `timeoutMs`. */
+export async function waitForOk(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+/** True while a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
