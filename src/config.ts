@@ -16,8 +16,14 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
-  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/).default('postdeck'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/)
+    .default('postdeck'),
   EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
   MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
   MONGOD_DOWNLOAD: boolean.default(true),
@@ -94,7 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
     logLevel: vars.LOG_LEVEL,
     bodyLimitBytes: vars.BODY_LIMIT_BYTES,
     trustProxy: vars.TRUST_PROXY,
-    jobs: { pollIntervalMs: vars.JOB_POLL_INTERVAL_MS, concurrency: vars.JOB_CONCURRENCY, drainMs: vars.SHUTDOWN_DRAIN_MS },
+    jobs: {
+      pollIntervalMs: vars.JOB_POLL_INTERVAL_MS,
+      concurrency: vars.JOB_CONCURRENCY,
+      drainMs: vars.SHUTDOWN_DRAIN_MS,
+    },
     plans,
   });
 }

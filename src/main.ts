@@ -55,7 +55,11 @@ export async function openCore(config: Config, logger: Logger): Promise<Core> {
 }
 
 /** The composition root: config, database, core, jobs, then the adapters of the chosen roles. */
-export async function startPostdeck(config: Config, logger: Logger, roles: ReadonlySet<Role>): Promise<RunningPostdeck> {
+export async function startPostdeck(
+  config: Config,
+  logger: Logger,
+  roles: ReadonlySet<Role>,
+): Promise<RunningPostdeck> {
   const core = await openCore(config, logger);
   let http: RunningHttpServer | undefined;
   try {
@@ -67,7 +71,7 @@ export async function startPostdeck(config: Config, logger: Logger, roles: Reado
         publicUrl: config.publicUrl,
         bodyLimitBytes: config.bodyLimitBytes,
         trustProxy: config.trustProxy,
-        checkDatabase: core.database.ping,
+        checkDatabase: () => core.database.ping(),
       });
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }

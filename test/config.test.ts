@@ -46,11 +46,17 @@ describe('loadConfig', () => {
     const cwd = emptyDir();
     writeFileSync(
       path.join(cwd, 'plans.json'),
-      JSON.stringify({ free: { captionCredits: 1, imageCredits: 0, monthlyPosts: 2 }, big: { captionCredits: 9, imageCredits: 9, monthlyPosts: 9 } }),
+      JSON.stringify({
+        free: { captionCredits: 1, imageCredits: 0, monthlyPosts: 2 },
+        big: { captionCredits: 9, imageCredits: 9, monthlyPosts: 9 },
+      }),
     );
     expect(loadConfig({ POSTDECK_PLANS_FILE: 'plans.json' }, { cwd }).plans.big?.monthlyPosts).toBe(9);
 
-    writeFileSync(path.join(cwd, 'bad.json'), JSON.stringify({ free: { captionCredits: 1, imageCredits: 5, monthlyPosts: 2 } }));
+    writeFileSync(
+      path.join(cwd, 'bad.json'),
+      JSON.stringify({ free: { captionCredits: 1, imageCredits: 5, monthlyPosts: 2 } }),
+    );
     expect(() => loadConfig({ POSTDECK_PLANS_FILE: 'bad.json' }, { cwd })).toThrow(/0 image credits/);
   });
 });

@@ -25,7 +25,9 @@ let dataDir: string | undefined;
  * Also compiles dist/, which the end-to-end tests spawn as the real entry point.
  */
 export async function setup(project: TestProject): Promise<void> {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
   let uri = process.env.MONGODB_URI;
   if (!uri) {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-test-db-'));

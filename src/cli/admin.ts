@@ -9,7 +9,11 @@ import { cliRuntime } from './runtime.js';
  * and prints `{ accountId, workspaceId, userId, apiKey }`. Uses the running server's embedded
  * database when there is one.
  */
-export async function bootstrapCommand(options: { workspace: string; plan: string | undefined; json: boolean }): Promise<void> {
+export async function bootstrapCommand(options: {
+  workspace: string;
+  plan: string | undefined;
+  json: boolean;
+}): Promise<void> {
   const { config, logger } = cliRuntime({ logsTo: 'stderr', level: 'warn' });
   const core = await openCore(config, logger);
   try {

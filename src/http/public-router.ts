@@ -9,7 +9,11 @@ import { validate } from './validate.js';
 export const PUBLIC_PREFIX = '/public/v1';
 
 /** Mounts every declared route under /public/v1: authenticate, validate, call core, render. */
-export function createPublicRouter(deps: CoreDeps, routes: readonly AnyRoute[], bodyLimitBytes: number): Router<AppState> {
+export function createPublicRouter(
+  deps: CoreDeps,
+  routes: readonly AnyRoute[],
+  bodyLimitBytes: number,
+): Router<AppState> {
   const router = new Router<AppState>({ prefix: PUBLIC_PREFIX });
   for (const route of routes) {
     router[route.method](route.path, async (ctx) => {
@@ -17,7 +21,9 @@ export function createPublicRouter(deps: CoreDeps, routes: readonly AnyRoute[], 
       const scope = await requireApiKey(deps, ctx);
       const params = route.params ? validate(route.params, ctx.params, 'params') : undefined;
       const query = route.query ? validate(route.query, ctx.query, 'query') : undefined;
-      const body = route.body ? validate(route.body, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body') : undefined;
+      const body = route.body
+        ? validate(route.body, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body')
+        : undefined;
       const result = await route.handler({ params, query, body, scope });
       ctx.status = route.success.status;
       if (route.success.status !== 204) ctx.body = result;

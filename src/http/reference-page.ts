@@ -21,10 +21,17 @@ ${sections.join('\n')}
 
 /** The part of an OpenAPI document the page reads. */
 export interface OpenApiLike {
-  paths?: Record<string, Record<string, { summary?: string; requestBody?: unknown; responses?: unknown; parameters?: unknown }>>;
+  paths?: Record<
+    string,
+    Record<string, { summary?: string; requestBody?: unknown; responses?: unknown; parameters?: unknown }>
+  >;
 }
 
-function renderOperation(method: string, path: string, op: { summary?: string; requestBody?: unknown; responses?: unknown; parameters?: unknown }): string {
+function renderOperation(
+  method: string,
+  path: string,
+  op: { summary?: string; requestBody?: unknown; responses?: unknown; parameters?: unknown },
+): string {
   const block = (title: string, value: unknown) =>
     value === undefined ? '' : `<h3>${title}</h3><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
   return `<section><h2><span class="m">${escapeHtml(method)}</span> <code>${escapeHtml(path)}</code></h2>

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Scope } from '../core/context.js';
 import type { ErrorCode } from '../core/errors.js';
 
@@ -40,5 +40,5 @@ export function defineRoute<Params = undefined, Query = undefined, Body = undefi
   return route;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a route table holds routes of any shapes
-export type AnyRoute = RouteDefinition<any, any, any, any>;
+/** A route of any shapes, as the route table holds it (the handler is a method, so this type-checks). */
+export type AnyRoute = RouteDefinition<unknown, unknown, unknown, unknown>;

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { AppState } from './context.js';
-import { renderReferencePage, type OpenApiLike } from './reference-page.js';
+import { renderReferencePage } from './reference-page.js';
 import { PUBLIC_PREFIX } from './public-router.js';
 
 /** Probes and documentation: no API key needed. */
@@ -9,7 +9,7 @@ export function createSystemRouter(options: {
   openApiDocument: object;
 }): Router<AppState> {
   const router = new Router<AppState>();
-  const referencePage = renderReferencePage(options.openApiDocument as OpenApiLike);
+  const referencePage = renderReferencePage(options.openApiDocument);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -78,7 +78,13 @@ function listPlatforms(apiKey?: string): Promise<Response> {
 
 async function enqueueProbe(holdMs: number): Promise<string> {
   return withServerDb(async (deps, client) => {
-    const jobs = createJobRunner({ db: client.db('postdeck'), deps, definitions: JOB_DEFINITIONS, pollIntervalMs: 1000, concurrency: 1 });
+    const jobs = createJobRunner({
+      db: client.db('postdeck'),
+      deps,
+      definitions: JOB_DEFINITIONS,
+      pollIntervalMs: 1000,
+      concurrency: 1,
+    });
     const probe = await sendWorkerProbe(deps, jobs, holdMs);
     return probe._id;
   });

@@ -65,7 +65,11 @@ describe('API key authentication', () => {
     const tenant = await buildTenant(t.deps);
     expect((await server.request('/public/v1/platforms', { apiKey: tenant.apiKey })).status).toBe(200);
     const key = await t.deps.db.apiKeys.findOne({ workspaceId: tenant.workspaceId });
-    await revokeApiKey(t.deps, { workspaceId: tenant.workspaceId, accountId: tenant.accountId, actor: { type: 'system' } }, key!._id);
+    await revokeApiKey(
+      t.deps,
+      { workspaceId: tenant.workspaceId, accountId: tenant.accountId, actor: { type: 'system' } },
+      key!._id,
+    );
     const response = await server.request('/public/v1/platforms', { apiKey: tenant.apiKey });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: 'invalid_api_key' });
@@ -86,7 +90,11 @@ describe('API key authentication', () => {
     const b = await buildTenant(t.deps);
     const bKey = await t.deps.db.apiKeys.findOne({ workspaceId: b.workspaceId });
     await expect(
-      revokeApiKey(t.deps, { workspaceId: a.workspaceId, accountId: a.accountId, actor: { type: 'system' } }, bKey!._id),
+      revokeApiKey(
+        t.deps,
+        { workspaceId: a.workspaceId, accountId: a.accountId, actor: { type: 'system' } },
+        bKey!._id,
+      ),
     ).rejects.toMatchObject({ code: 'not_found' });
     expect((await server.request('/public/v1/platforms', { apiKey: b.apiKey })).status).toBe(200);
   });

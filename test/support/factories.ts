@@ -4,7 +4,10 @@ import type { PlatformDoc } from '../../src/core/db/documents.js';
 import { bootstrapTenant, type BootstrapResult } from '../../src/core/tenancy/bootstrap.js';
 
 /** A new account, workspace, owner and API key. */
-export async function buildTenant(deps: CoreDeps, overrides: { name?: string; plan?: string } = {}): Promise<BootstrapResult> {
+export async function buildTenant(
+  deps: CoreDeps,
+  overrides: { name?: string; plan?: string } = {},
+): Promise<BootstrapResult> {
   return bootstrapTenant(deps, { workspaceName: overrides.name ?? `ws-${randomUUID()}`, plan: overrides.plan });
 }
 

@@ -28,7 +28,10 @@ export function spawnPostdeck(name: string, args: string[], env: Record<string, 
   mkdirSync(ARTIFACTS, { recursive: true });
   const log = createWriteStream(path.join(ARTIFACTS, `${name}.log`), { flags: 'a' });
   const { MONGODB_URI: _ignored, ...base } = process.env;
-  const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ENTRY, ...args], {
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -38,7 +41,10 @@ export function spawnPostdeck(name: string, args: string[], env: Record<string, 
 /** Runs `postdeck <args>` to completion and returns its stdout; throws with stderr on failure. */
 export async function runPostdeck(args: string[], env: Record<string, string>): Promise<string> {
   const { MONGODB_URI: _ignored, ...base } = process.env;
-  const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ENTRY, ...args], {
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

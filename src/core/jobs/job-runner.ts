@@ -43,7 +43,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         const jobId = String(job.attrs._id);
         running.add(jobId);
         try {
-          const data = definition.data.parse(job.attrs.data);
+          const data: unknown = definition.data.parse(job.attrs.data);
           await definition.perform(data, {
             deps,
             jobId,
@@ -88,7 +88,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         return { unfinished: 0 };
       }
       stopped = true;
-      const result = await agenda.drain(drainMs);
+      await agenda.drain(drainMs);
       const unfinished = [...running];
       // Agenda clears a one-off job's nextRunAt when it starts, so merely unlocking would strand it:
       // make each unfinished job due again, for the next worker (or this one after a restart).
