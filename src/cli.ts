@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { bootstrapCommand, probeWorkerCommand } from './cli/admin.js';
+import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './cli/login.js';
 import { reportCliError } from './cli/runtime.js';
+import { loadConfig } from './config.js';
 import { serveCommand } from './cli/serve.js';
 
 const USAGE = `Usage: postdeck <command>
@@ -11,6 +13,9 @@ Commands:
                                     create or reuse a workspace and mint an API key
   admin probe-worker [--hold-ms N] [--timeout-ms N]
                                     send a job through the queue and wait for a worker
+  login [--server URL]              get an API key through the browser (device flow) and store it
+  whoami                            show the server, workspace and key you are logged in with
+  logout                            revoke the stored key and forget it
   help                              show this text
 
 Settings come from the environment (and .env); see the README.
@@ -27,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
       plan: { type: 'string' },
       'hold-ms': { type: 'string', default: '0' },
       'timeout-ms': { type: 'string', default: '30000' },
+      server: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -42,9 +48,24 @@ async function main(argv: string[]): Promise<void> {
       return bootstrapCommand({ workspace: values.workspace, plan: values.plan, json: values.json });
     case 'admin probe-worker':
       return probeWorkerCommand({ holdMs: Number(values['hold-ms']), timeoutMs: Number(values['timeout-ms']) });
+    case 'login':
+      return loginCommand(clientSettings(), values.server);
+    case 'whoami':
+      return whoamiCommand(clientSettings());
+    case 'logout':
+      return logoutCommand(clientSettings());
     default:
       throw new Error(`unknown command "${command}"\n\n${USAGE}`);
   }
+}
+
+function clientSettings(): ClientSettings {
+  const { client } = loadConfig(process.env);
+  return {
+    configDir: client.configDir,
+    defaultServer: client.defaultServer,
+    canOpenBrowser: !client.ci && Boolean(process.stdout.isTTY),
+  };
 }
 
 main(process.argv.slice(2)).catch(reportCliError);

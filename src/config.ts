@@ -1,4 +1,5 @@
 import { readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
@@ -35,6 +36,15 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: positiveInt.default(10),
   SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
   POSTDECK_PLANS_FILE: z.string().min(1).optional(),
+  OPEN_SIGNUP: boolean.default(false),
+  DEVICE_CODE_PREFIX: z
+    .string()
+    .regex(/^[A-Z]{2,8}$/, 'must be 2 to 8 capital letters')
+    .default('DECK'),
+  POSTDECK_SERVER: z.url().optional(),
+  POSTDECK_CONFIG_DIR: z.string().min(1).optional(),
+  XDG_CONFIG_HOME: z.string().min(1).optional(),
+  CI: z.string().optional(),
 });
 
 /** The parsed, frozen settings object handed to the composition root. */
@@ -56,6 +66,18 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly jobs: { readonly pollIntervalMs: number; readonly concurrency: number; readonly drainMs: number };
   readonly plans: PlanTable;
+  readonly auth: {
+    /** May anyone sign up (getting their own account), or only the first user and invitees? */
+    readonly openSignup: boolean;
+    readonly devicePrefix: string;
+  };
+  /** Settings of the command-line client (`postdeck login`, `whoami`, `logout`). */
+  readonly client: {
+    readonly configDir: string;
+    readonly defaultServer: string;
+    /** Running under CI: never try to open a browser. */
+    readonly ci: boolean;
+  };
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -106,6 +128,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       drainMs: vars.SHUTDOWN_DRAIN_MS,
     },
     plans,
+    auth: { openSignup: vars.OPEN_SIGNUP, devicePrefix: vars.DEVICE_CODE_PREFIX },
+    client: {
+      configDir: path.resolve(
+        cwd,
+        vars.POSTDECK_CONFIG_DIR ?? path.join(vars.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'postdeck'),
+      ),
+      defaultServer: vars.POSTDECK_SERVER ?? vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
+      ci: Boolean(vars.CI) && vars.CI !== 'false',
+    },
   });
 }
 

@@ -2,7 +2,7 @@ import type { Config } from './config.js';
 import type { CoreDeps } from './core/context.js';
 import { collectionsOf, ensureIndexes } from './core/db/collections.js';
 import { createJobRunner, type JobRunner } from './core/jobs/job-runner.js';
-import { JOB_DEFINITIONS } from './core/jobs/registry.js';
+import { JOB_DEFINITIONS, RECURRING_JOBS } from './core/jobs/registry.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { createHttpApp } from './http/app.js';
 import { startHttpServer, type RunningHttpServer } from './http/server.js';
@@ -40,6 +40,7 @@ export async function openCore(config: Config, logger: Logger): Promise<Core> {
     db: database.db,
     deps,
     definitions: JOB_DEFINITIONS,
+    recurring: RECURRING_JOBS,
     pollIntervalMs: config.jobs.pollIntervalMs,
     concurrency: config.jobs.concurrency,
   });
@@ -72,6 +73,8 @@ export async function startPostdeck(
         bodyLimitBytes: config.bodyLimitBytes,
         trustProxy: config.trustProxy,
         checkDatabase: () => core.database.ping(),
+        devicePrefix: config.auth.devicePrefix,
+        openSignup: config.auth.openSignup,
       });
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }

@@ -6,6 +6,8 @@ export const ErrorCodes = Object.freeze({
   invalid_request: 'invalid_request',
   missing_api_key: 'missing_api_key',
   invalid_api_key: 'invalid_api_key',
+  invalid_credentials: 'invalid_credentials',
+  invalid_session: 'invalid_session',
   forbidden: 'forbidden',
   not_found: 'not_found',
   conflict: 'conflict',

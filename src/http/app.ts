@@ -1,7 +1,10 @@
 import Koa from 'koa';
 import type { CoreDeps } from '../core/context.js';
 import type { Logger } from '../logger.js';
+import { createAuthRouter } from './auth-routes.js';
 import type { AppState } from './context.js';
+import { createDeviceRouter } from './device-routes.js';
+import { createKeyRouter } from './key-routes.js';
 import { errorMiddleware } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -16,9 +19,13 @@ export interface HttpAppOptions {
   bodyLimitBytes: number;
   trustProxy: boolean;
   checkDatabase: () => Promise<void>;
+  /** The device flow's user-code prefix; `DECK` when not given. */
+  devicePrefix?: string | undefined;
+  /** Whether anyone may sign up with an account of their own; invitation only when not given. */
+  openSignup?: boolean | undefined;
 }
 
-/** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1. */
+/** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /auth. */
 export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy });
   // Errors are rendered by errorMiddleware; Koa's default handler would print them to stderr.
@@ -34,5 +41,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(errorMiddleware(options.logger));
   app.use(system.routes());
   app.use(api.routes());
+  app.use(createDeviceRouter(options).routes());
+  app.use(createKeyRouter(options.deps).routes());
+  app.use(createAuthRouter({ ...options, openSignup: options.openSignup ?? false }).routes());
   return app;
 }

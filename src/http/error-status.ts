@@ -6,6 +6,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   invalid_media_file: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
+  invalid_credentials: 401,
+  invalid_session: 401,
   post_limit_reached: 402,
   ai_credit_limit_reached: 402,
   ai_image_limit_reached: 402,

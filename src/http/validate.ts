@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { AppError, type IssueDetail } from '../core/errors.js';
 
 /** Parses `value` with `schema`, turning every issue into the spec's `details` list. */
-export function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query' | 'params'): T {
+export function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query' | 'params' | 'headers'): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details: IssueDetail[] = result.error.issues.map((issue) => ({

@@ -75,6 +75,19 @@ describe('API key authentication', () => {
     expect(await response.json()).toMatchObject({ code: 'invalid_api_key' });
   });
 
+  it('stays revoked when requests with the key race the revocation', async () => {
+    const tenant = await buildTenant(t.deps);
+    const key = await t.deps.db.apiKeys.findOne({ workspaceId: tenant.workspaceId });
+    const scope = { workspaceId: tenant.workspaceId, accountId: tenant.accountId, actor: { type: 'system' } as const };
+    await Promise.all([
+      ...Array.from({ length: 20 }, () => server.request('/public/v1/platforms', { apiKey: tenant.apiKey })),
+      revokeApiKey(t.deps, scope, key!._id),
+    ]);
+    const response = await server.request('/public/v1/platforms', { apiKey: tenant.apiKey });
+    expect(response.status).toBe(401);
+    expect((await t.deps.db.apiKeys.findOne({ _id: key!._id }))?.revokedAt).toBeInstanceOf(Date);
+  });
+
   it('stores keys only as a hash, with a short display prefix and last-used time', async () => {
     const tenant = await buildTenant(t.deps);
     expect(tenant.apiKey).toMatch(/^service_sk_[A-Za-z0-9_-]{43}$/);
@@ -82,7 +95,8 @@ describe('API key authentication', () => {
     const stored = await t.db.collection('api_keys').findOne({ workspaceId: tenant.workspaceId });
     expect(JSON.stringify(stored)).not.toContain(tenant.apiKey.slice('service_sk_'.length));
     expect(stored?.prefix).toBe(tenant.apiKey.slice(0, 'service_sk_'.length + 8));
-    expect(stored?.lastUsedAt).toBeInstanceOf(Date);
+    const usage = await t.db.collection('api_key_usage').findOne({ _id: stored?._id });
+    expect(usage?.lastUsedAt).toBeInstanceOf(Date);
   });
 
   it("reports another workspace's key revocation as not found", async () => {

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { createHttpApp } from '../../src/http/app.js';
+import { createHttpApp, type HttpAppOptions } from '../../src/http/app.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
 import type { TestDatabase } from './db.js';
 
@@ -13,7 +13,12 @@ export interface TestServer {
 
 export async function startTestServer(
   database: TestDatabase,
-  options: { bodyLimitBytes?: number; extra?: Middleware } = {},
+  options: {
+    bodyLimitBytes?: number;
+    extra?: Middleware;
+    /** Overrides of the app's settings (trust X-Forwarded-For, open sign-up, user-code prefix, cookies). */
+    app?: Partial<Pick<HttpAppOptions, 'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl'>>;
+  } = {},
 ): Promise<TestServer> {
   const app = createHttpApp({
     deps: database.deps,
@@ -24,6 +29,7 @@ export async function startTestServer(
     checkDatabase: async () => {
       await database.db.command({ ping: 1 });
     },
+    ...options.app,
   });
   const server: RunningHttpServer = await startHttpServer(app, { host: '127.0.0.1', port: 0 });
   return {

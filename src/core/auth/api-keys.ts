@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import type { ApiKeyDoc } from '../db/documents.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
 
 export const API_KEY_PREFIX = 'service_sk_';
 const SECRET_BYTES = 32; // 256 bits of randomness
@@ -36,11 +36,10 @@ export async function mintApiKey(
     prefix: `${API_KEY_PREFIX}${secret.slice(0, DISPLAY_PREFIX_CHARS)}`,
     hash: hashApiKey(apiKey),
     createdAt: deps.now(),
-    lastUsedAt: null,
     revokedAt: null,
   };
   await deps.db.apiKeys.insertOne(doc);
-  return { apiKey, view: toView(doc) };
+  return { apiKey, view: toView(doc, null) };
 }
 
 /** Resolves a presented key to its scope, or throws `invalid_api_key` (wrong, malformed or revoked). */
@@ -49,10 +48,7 @@ export async function authenticateApiKey(deps: CoreDeps, presented: string): Pro
   const doc = await deps.db.apiKeys.findOne({ hash: hashApiKey(presented) });
   if (!doc || doc.revokedAt) throw invalidKey();
 
-  const now = deps.now();
-  if (!doc.lastUsedAt || now.getTime() - doc.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await deps.db.apiKeys.updateOne({ _id: doc._id }, { $set: { lastUsedAt: now } });
-  }
+  await recordUse(deps, doc._id);
   return {
     workspaceId: doc.workspaceId,
     accountId: doc.accountId,
@@ -63,7 +59,9 @@ export async function authenticateApiKey(deps: CoreDeps, presented: string): Pro
 /** Lists the workspace's keys, newest first. */
 export async function listApiKeys(deps: CoreDeps, scope: Scope): Promise<ApiKeyView[]> {
   const docs = await deps.db.apiKeys.find({ workspaceId: scope.workspaceId }).sort({ createdAt: -1 }).toArray();
-  return docs.map(toView);
+  const usage = await deps.db.apiKeyUsage.find({ _id: { $in: docs.map((doc) => doc._id) } }).toArray();
+  const lastUsed = new Map(usage.map((entry) => [entry._id, entry.lastUsedAt]));
+  return docs.map((doc) => toView(doc, lastUsed.get(doc._id) ?? null));
 }
 
 /** Revokes one of the workspace's keys; the next call made with it answers `invalid_api_key`. */
@@ -87,13 +85,25 @@ function invalidKey(): AppError {
   return new AppError('invalid_api_key', 'The API key is invalid or has been revoked');
 }
 
-function toView(doc: ApiKeyDoc): ApiKeyView {
+async function recordUse(deps: CoreDeps, keyId: string): Promise<void> {
+  const now = deps.now();
+  const usage = await deps.db.apiKeyUsage.findOne({ _id: keyId });
+  if (usage && now.getTime() - usage.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  try {
+    await deps.db.apiKeyUsage.updateOne({ _id: keyId }, { $set: { lastUsedAt: now } }, { upsert: true });
+  } catch (error) {
+    // Two first uses at once: one upsert inserts, the other hits the unique _id; either time is right.
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
+
+function toView(doc: ApiKeyDoc, lastUsedAt: Date | null): ApiKeyView {
   return {
     id: doc._id,
     name: doc.name,
     prefix: doc.prefix,
     createdAt: doc.createdAt,
-    lastUsedAt: doc.lastUsedAt,
+    lastUsedAt,
     revokedAt: doc.revokedAt,
   };
 }

@@ -2,11 +2,18 @@ import type { Collection, Db, IndexDescription } from 'mongodb';
 import type {
   AccountDoc,
   ApiKeyDoc,
+  ApiKeyUsageDoc,
+  DeviceCodeDoc,
+  DeviceDecisionDoc,
+  DeviceUserCodeDoc,
+  InvitationDoc,
   LeaseDoc,
   LedgerDoc,
   MembershipDoc,
   PlatformDoc,
+  SessionDoc,
   UserDoc,
+  UserEmailDoc,
   WorkerProbeDoc,
   WorkspaceDoc,
 } from './documents.js';
@@ -16,12 +23,19 @@ export interface Collections {
   accounts: Collection<AccountDoc>;
   workspaces: Collection<WorkspaceDoc>;
   users: Collection<UserDoc>;
+  userEmails: Collection<UserEmailDoc>;
+  sessions: Collection<SessionDoc>;
   memberships: Collection<MembershipDoc>;
+  invitations: Collection<InvitationDoc>;
   apiKeys: Collection<ApiKeyDoc>;
+  apiKeyUsage: Collection<ApiKeyUsageDoc>;
   platforms: Collection<PlatformDoc>;
   leases: Collection<LeaseDoc>;
   ledger: Collection<LedgerDoc>;
   workerProbes: Collection<WorkerProbeDoc>;
+  deviceCodes: Collection<DeviceCodeDoc>;
+  deviceDecisions: Collection<DeviceDecisionDoc>;
+  deviceUserCodes: Collection<DeviceUserCodeDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -31,24 +45,39 @@ const INDEXES: IndexTable = {
   accounts: [],
   workspaces: [{ key: { accountId: 1 } }, { key: { name: 1 } }],
   users: [{ key: { email: 1 } }],
+  // Emails are unique through user_emails' `_id`, not an index here (see UserEmailDoc).
+  userEmails: [{ key: { userId: 1 } }],
+  sessions: [{ key: { hash: 1 }, unique: true }, { key: { userId: 1 } }, { key: { expiresAt: 1 } }],
   memberships: [{ key: { workspaceId: 1, userId: 1 }, unique: true }, { key: { userId: 1 } }],
+  invitations: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }, { key: { expiresAt: 1 } }],
   apiKeys: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }],
+  apiKeyUsage: [],
   platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
   leases: [{ key: { key: 1, generation: -1 } }, { key: { expiresAt: 1 } }],
   ledger: [{ key: { pool: 1, period: 1 } }],
   workerProbes: [],
+  deviceCodes: [{ key: { deviceCodeHash: 1 }, unique: true }, { key: { userCode: 1 } }, { key: { expiresAt: 1 } }],
+  deviceDecisions: [],
+  deviceUserCodes: [{ key: { expiresAt: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
   accounts: 'accounts',
   workspaces: 'workspaces',
   users: 'users',
+  userEmails: 'user_emails',
+  sessions: 'sessions',
   memberships: 'memberships',
+  invitations: 'invitations',
   apiKeys: 'api_keys',
+  apiKeyUsage: 'api_key_usage',
   platforms: 'platforms',
   leases: 'leases',
   ledger: 'ledger',
   workerProbes: 'worker_probes',
+  deviceCodes: 'device_codes',
+  deviceDecisions: 'device_decisions',
+  deviceUserCodes: 'device_user_codes',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -30,9 +30,97 @@ export interface WorkspaceDoc {
 
 export interface UserDoc {
   _id: string;
+  /** Normalized (trimmed, lower-case); null for users made by `admin bootstrap`. */
   email: string | null;
   name: string;
+  /** argon2id hash (PHC string); null for users who cannot sign in with a password. */
+  passwordHash: string | null;
   createdAt: Date;
+}
+
+/**
+ * Reserves an email for one user: `_id` is the normalized email, so the unique `_id` index
+ * decides between concurrent sign-ups (the emulator has no atomic findOneAndUpdate and may
+ * lack partial indexes, which a unique index on `users.email` with nulls would need).
+ */
+export interface UserEmailDoc {
+  _id: string;
+  userId: string;
+  createdAt: Date;
+}
+
+/** A signed-in session; the bearer token itself is never stored, only its SHA-256. */
+export interface SessionDoc {
+  _id: string;
+  userId: string;
+  hash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** An invitation to a workspace; the link's token is stored only as its SHA-256. */
+export interface InvitationDoc {
+  _id: string;
+  workspaceId: string;
+  accountId: string;
+  /** When set, only a user with this (normalized) email may accept. */
+  email: string | null;
+  role: MembershipRole;
+  hash: string;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  acceptedBy: string | null;
+  revokedAt: Date | null;
+}
+
+/**
+ * One RFC 8628 device authorization as issued, plus its poll state. The device code is stored
+ * only as its SHA-256. The outcome lives apart, in `device_decisions`: on the emulator an
+ * updateOne rewrites the whole document, so a poll recording `lastPolledAt` could otherwise
+ * wipe out an approval written at the same moment.
+ */
+export interface DeviceCodeDoc {
+  _id: string;
+  deviceCodeHash: string;
+  /** The 8 code characters, normalized (no prefix, no dash, upper-case). */
+  userCode: string;
+  prefix: string;
+  clientName: string | null;
+  /** Seconds the device must wait between polls; grows by 5 on each slow_down. */
+  interval: number;
+  lastPolledAt: Date | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** How a device authorization was settled; `locked` means too many near-miss guesses. */
+export type DeviceOutcome = 'approved' | 'denied' | 'locked';
+
+/**
+ * The outcome of a device authorization, `_id` = the device authorization's id. Inserted
+ * once (the unique `_id` decides between approve, deny and lock racing); afterwards only the
+ * one poll that won the redemption writes `redeemedAt` and `apiKeyId`.
+ */
+export interface DeviceDecisionDoc {
+  _id: string;
+  outcome: DeviceOutcome;
+  /** For approvals: the workspace the key is scoped to. */
+  workspaceId: string | null;
+  accountId: string | null;
+  /** The user who approved or denied; null for a lock. */
+  decidedBy: string | null;
+  decidedAt: Date;
+  redeemedAt: Date | null;
+  apiKeyId: string | null;
+}
+
+/** Reserves a user code among live codes: `_id` is the normalized code, so an insert decides. */
+export interface DeviceUserCodeDoc {
+  _id: string;
+  deviceId: string;
+  expiresAt: Date;
 }
 
 export type MembershipRole = 'owner' | 'member';
@@ -56,8 +144,17 @@ export interface ApiKeyDoc {
   /** SHA-256 of the whole key; the key itself is never stored. */
   hash: string;
   createdAt: Date;
-  lastUsedAt: Date | null;
+  /** Written only by revocation: see ApiKeyUsageDoc for why usage lives elsewhere. */
   revokedAt: Date | null;
+}
+
+/**
+ * When a key was last used, kept apart from the key: FerretDB 1.x rewrites whole documents, so a
+ * usage write racing a revocation on the same document could undo the revocation.
+ */
+export interface ApiKeyUsageDoc {
+  _id: string;
+  lastUsedAt: Date;
 }
 
 /** A connected provider account (filled by the TikTok integration). */

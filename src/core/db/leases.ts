@@ -47,6 +47,12 @@ export async function claimLease(
   return lease;
 }
 
+/** True while someone holds `key` (claimed, not released, not expired). A hint only: claim to decide. */
+export async function isLeaseHeld(leases: Collection<LeaseDoc>, key: string, now = new Date()): Promise<boolean> {
+  const latest = await leases.findOne({ key }, { sort: { generation: -1 } });
+  return latest !== null && latest.releasedAt === null && latest.expiresAt > now;
+}
+
 /** Gives a lease back so another caller can take it at once. */
 export async function releaseLease(leases: Collection<LeaseDoc>, lease: Lease): Promise<void> {
   await leases.updateOne(

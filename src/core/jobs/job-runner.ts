@@ -3,11 +3,14 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import { ObjectId, type Db } from 'mongodb';
 import type { CoreDeps } from '../context.js';
 import type { AnyJobDefinition, JobDefinition } from './define-job.js';
+import type { RecurringJob } from './registry.js';
 
 export interface JobRunnerOptions {
   db: Db;
   deps: CoreDeps;
   definitions: readonly AnyJobDefinition[];
+  /** Scheduled when processing starts. */
+  recurring?: readonly RecurringJob[];
   pollIntervalMs: number;
   concurrency: number;
 }
@@ -29,6 +32,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     processEvery: options.pollIntervalMs,
     maxConcurrency: options.concurrency,
   });
+  // Agenda connects (and creates its indexes) in the background from here on; closing the
+  // database before that settles would interrupt it, so stop() waits for `settled`.
+  const settled = agenda.ready.catch((error: unknown) => deps.logger.error({ err: error }, 'job queue did not start'));
   agenda.on('error', (error: Error) => deps.logger.error({ err: error }, 'job queue error'));
   agenda.on('fail', (error: Error, job: Job) =>
     deps.logger.warn({ job: job.attrs.name, jobId: String(job.attrs._id), reason: error.message }, 'job failed'),
@@ -81,10 +87,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async startProcessing() {
       processing = true;
       await agenda.start();
+      for (const { definition, everyMs } of options.recurring ?? []) {
+        await agenda.every(everyMs, definition.name, {});
+      }
     },
     async stop(drainMs) {
       if (stopped || !processing) {
         stopped = true;
+        await settled;
         return { unfinished: 0 };
       }
       stopped = true;

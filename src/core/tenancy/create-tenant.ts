@@ -37,9 +37,21 @@ export async function createTenant(
   return { account, workspace };
 }
 
-/** Creates a user record (sign-up adds credentials on top of it). */
-export async function createUser(deps: CoreDeps, input: { email: string | null; name: string }): Promise<UserDoc> {
-  const user: UserDoc = { _id: randomUUID(), email: input.email, name: input.name, createdAt: deps.now() };
+/**
+ * Creates a user record. Sign-up reserves the email in `user_emails` first and passes the
+ * password hash; bootstrap users have neither.
+ */
+export async function createUser(
+  deps: CoreDeps,
+  input: { email: string | null; name: string; passwordHash?: string | null; id?: string },
+): Promise<UserDoc> {
+  const user: UserDoc = {
+    _id: input.id ?? randomUUID(),
+    email: input.email,
+    name: input.name,
+    passwordHash: input.passwordHash ?? null,
+    createdAt: deps.now(),
+  };
   await deps.db.users.insertOne(user);
   return user;
 }

@@ -1,0 +1,21 @@
+/** The RFC 8628 poll answers other than success, rendered as HTTP 400 `{ error }` (spec 4). */
+export const DeviceFlowErrors = Object.freeze({
+  authorization_pending: 'authorization_pending',
+  slow_down: 'slow_down',
+  expired_token: 'expired_token',
+  access_denied: 'access_denied',
+} as const);
+
+export type DeviceFlowErrorCode = keyof typeof DeviceFlowErrors;
+
+/**
+ * Thrown by the token poll. Kept apart from AppError because its wire shape is the RFC's
+ * `{ error }`, not the API's `{ code, message }`, and a client must branch on it by design.
+ */
+export class DeviceFlowError extends Error {
+  override readonly name = 'DeviceFlowError';
+
+  constructor(readonly error: DeviceFlowErrorCode) {
+    super(error);
+  }
+}

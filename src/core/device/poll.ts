@@ -1,0 +1,80 @@
+import type { CoreDeps } from '../context.js';
+import { mintApiKey } from '../auth/api-keys.js';
+import { claimLease } from '../db/leases.js';
+import type { DeviceCodeDoc, DeviceDecisionDoc } from '../db/documents.js';
+import { hashSecret, hasSecretTokenShape } from '../identity/tokens.js';
+import { findDecision } from './decision.js';
+import { DeviceFlowError } from './errors.js';
+
+/** RFC 8628 section 3.5: each slow_down adds 5 seconds to the interval, for good. */
+export const SLOW_DOWN_STEP_S = 5;
+/** A poll up to this early is still on time: client and server clocks and networks jitter. */
+export const POLL_JITTER_MS = 1_000;
+/** The key's name when the client did not say what it is. */
+export const DEFAULT_DEVICE_KEY_NAME = 'Device login';
+
+/**
+ * The device's poll (RFC 8628 section 3.4). Answers `{ status: 'approved', api_key }` exactly
+ * once, minting the key at that moment; otherwise throws a DeviceFlowError: `slow_down` for
+ * a poll sooner than the interval (which then grows by 5 s), `authorization_pending`,
+ * `access_denied` after a denial, and `expired_token` for an expired, locked, already
+ * redeemed or unknown code (the spec lists no other value; see docs/decisions.md).
+ */
+export async function pollDeviceToken(
+  deps: CoreDeps,
+  input: { deviceCode: string },
+): Promise<{ status: 'approved'; api_key: string }> {
+  if (!hasSecretTokenShape(input.deviceCode, '')) throw new DeviceFlowError('expired_token');
+  const doc = await deps.db.deviceCodes.findOne({ deviceCodeHash: hashSecret(input.deviceCode) });
+  const now = deps.now();
+  if (!doc || doc.expiresAt <= now) throw new DeviceFlowError('expired_token');
+  const decision = await findDecision(deps, doc._id);
+  if (decision?.outcome === 'denied') throw new DeviceFlowError('access_denied');
+  if (decision?.outcome === 'locked' || decision?.redeemedAt) throw new DeviceFlowError('expired_token');
+
+  // The interval is measured from the previous poll, whatever it was answered, so a client
+  // that keeps polling too fast keeps being slowed down until it honours the grown interval.
+  // Concurrent polls may overwrite each other's poll state; that only blurs the throttle.
+  const sincePrevious = doc.lastPolledAt === null ? Infinity : now.getTime() - doc.lastPolledAt.getTime();
+  if (sincePrevious < doc.interval * 1000 - POLL_JITTER_MS) {
+    await deps.db.deviceCodes.updateOne(
+      { _id: doc._id },
+      { $set: { lastPolledAt: now, interval: doc.interval + SLOW_DOWN_STEP_S } },
+    );
+    throw new DeviceFlowError('slow_down');
+  }
+  await deps.db.deviceCodes.updateOne({ _id: doc._id }, { $set: { lastPolledAt: now } });
+  if (!decision) throw new DeviceFlowError('authorization_pending');
+  return redeem(deps, doc, decision, now);
+}
+
+/**
+ * Mints the key for an approved code, once. Concurrent polls may all see the approval; the
+ * one that claims the lease `device:redeem:<id>` (a single unique insert, atomic on MongoDB
+ * and on the emulator alike) mints, the others are told the code is spent.
+ */
+async function redeem(
+  deps: CoreDeps,
+  doc: DeviceCodeDoc,
+  decision: DeviceDecisionDoc,
+  now: Date,
+): Promise<{ status: 'approved'; api_key: string }> {
+  if (!(await claimLease(deps.db.leases, `device:redeem:${doc._id}`, { now })))
+    throw new DeviceFlowError('expired_token');
+  if (decision.workspaceId === null || decision.accountId === null) {
+    throw new Error(`Approved device authorization ${doc._id} has no workspace`);
+  }
+  const { apiKey, view } = await mintApiKey(deps, {
+    workspaceId: decision.workspaceId,
+    accountId: decision.accountId,
+    userId: decision.decidedBy,
+    name: doc.clientName ?? DEFAULT_DEVICE_KEY_NAME,
+  });
+  // Only the lease winner ever writes here, so this update races with nothing.
+  await deps.db.deviceDecisions.updateOne({ _id: doc._id }, { $set: { redeemedAt: now, apiKeyId: view.id } });
+  deps.logger.info(
+    { deviceId: doc._id, keyId: view.id, workspaceId: decision.workspaceId },
+    'device code redeemed for an API key',
+  );
+  return { status: 'approved', api_key: apiKey };
+}

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeviceAuthorization, type DeviceAuthorization } from '../../src/core/device/start.js';
+import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { startTestServer, type TestServer } from '../support/http.js';
+import { buildUser, postJson, readResponse, testClock, withClock, type TestUser } from '../support/identity.js';
+
+const clock = testClock();
+let t: TestDatabase;
+let server: TestServer;
+let owner: TestUser;
+
+beforeAll(async () => {
+  t = withClock(await openTestDatabase(), clock);
+  server = await startTestServer(t);
+  owner = await buildUser(t.deps);
+});
+afterAll(async () => {
+  await server.stop();
+  await t.close();
+});
+
+async function start(body: unknown = {}): Promise<DeviceAuthorization> {
+  const response = await postJson(server, '/auth/device/start', body);
+  expect(response.status).toBe(200);
+  return (await response.json()) as DeviceAuthorization;
+}
+
+async function poll(deviceCode: string): Promise<{ status: number; body: Record<string, unknown> | null }> {
+  return readResponse(await postJson(server, '/auth/device/token', { device_code: deviceCode }));
+}
+
+async function approve(userCode: string, user: TestUser = owner): Promise<Response> {
+  return postJson(
+    server,
+    '/auth/device/approve',
+    { userCode },
+    {
+      bearer: user.session,
+      headers: { 'x-organization-id': user.workspaceId },
+    },
+  );
+}
+
+const pending = { status: 400, body: { error: 'authorization_pending' } };
+const slowDown = { status: 400, body: { error: 'slow_down' } };
+const expired = { status: 400, body: { error: 'expired_token' } };
+
+describe('POST /auth/device/start', () => {
+  it('issues the codes of spec 4, storing the device code only as a hash', async () => {
+    const response = await postJson(server, '/auth/device/start', {});
+    const body = (await response.json()) as DeviceAuthorization;
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(Object.keys(body).sort()).toEqual(
+      ['device_code', 'expires_in', 'interval', 'user_code', 'verification_uri', 'verification_uri_complete'].sort(),
+    );
+    expect(body.device_code).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits
+    expect(body.user_code).toMatch(/^DECK-[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
+    expect(body.verification_uri).toBe('http://localhost/device');
+    expect(body.verification_uri_complete).toBe(`http://localhost/device?code=${body.user_code}`);
+    expect(body).toMatchObject({ interval: 5, expires_in: 900 });
+    const stored = await t.db.collection('device_codes').find().toArray();
+    expect(JSON.stringify(stored)).not.toContain(body.device_code);
+  });
+
+  it('accepts an empty body and a client name; rejects a bad one with details', async () => {
+    expect((await postJson(server, '/auth/device/start', undefined)).status).toBe(200);
+    await start({ client_name: 'My laptop' });
+    const { status, body } = await readResponse(
+      await postJson(server, '/auth/device/start', { client_name: 'x'.repeat(101) }),
+    );
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 'invalid_request', details: [{ path: ['body', 'client_name'] }] });
+  });
+
+  it('uses the configured prefix', async () => {
+    const started = await startDeviceAuthorization(t.deps, { publicUrl: 'https://deck.example/', prefix: 'ACME' });
+    expect(started.user_code).toMatch(/^ACME-[A-Z]{4}-[A-Z]{4}$/);
+    expect(started.verification_uri).toBe('https://deck.example/device');
+  });
+});
+
+describe('POST /auth/device/token', () => {
+  it('answers authorization_pending while the person has not decided', async () => {
+    const started = await start();
+    const response = await postJson(server, '/auth/device/token', { device_code: started.device_code });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await readResponse(response)).toEqual(pending);
+  });
+
+  it('answers slow_down to a poll sooner than the interval, and the interval grows by 5 s for good', async () => {
+    const started = await start();
+    expect(await poll(started.device_code)).toEqual(pending);
+    clock.advance(2_000);
+    expect(await poll(started.device_code)).toEqual(slowDown);
+    expect(
+      (await t.deps.db.deviceCodes.findOne({ userCode: started.user_code.replace(/^DECK-|-/g, '') }))?.interval,
+    ).toBe(10);
+    clock.advance(10_000); // the new interval
+    expect(await poll(started.device_code)).toEqual(pending);
+    clock.advance(5_000); // the old interval is no longer enough
+    expect(await poll(started.device_code)).toEqual(slowDown);
+    clock.advance(15_000); // it grew again, to 15 s
+    expect(await poll(started.device_code)).toEqual(pending);
+  });
+
+  it('tolerates about a second of clock jitter, not more', async () => {
+    const started = await start();
+    expect(await poll(started.device_code)).toEqual(pending);
+    clock.advance(4_100);
+    expect(await poll(started.device_code)).toEqual(pending);
+    clock.advance(3_900);
+    expect(await poll(started.device_code)).toEqual(slowDown);
+  });
+
+  it('answers expired_token once expires_in has passed', async () => {
+    const started = await start();
+    clock.advance(899_000);
+    expect(await poll(started.device_code)).toEqual(pending);
+    clock.advance(1_000);
+    expect(await poll(started.device_code)).toEqual(expired);
+    // An expired code cannot be approved any more either.
+    expect((await approve(started.user_code)).status).toBe(404);
+  });
+
+  it('answers access_denied after the person denied', async () => {
+    const started = await start();
+    const denied = await postJson(
+      server,
+      '/auth/device/deny',
+      { userCode: started.user_code },
+      { bearer: owner.session },
+    );
+    expect(await readResponse(denied)).toEqual({ status: 200, body: { status: 'denied' } });
+    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'access_denied' } });
+    clock.advance(5_000);
+    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'access_denied' } });
+  });
+
+  it('returns the key exactly once after approval, minted then and stored only hashed', async () => {
+    const started = await start({ client_name: 'Test CLI' });
+    expect(await readResponse(await approve(started.user_code))).toEqual({
+      status: 200,
+      body: { status: 'approved', organizationId: owner.workspaceId },
+    });
+    const first = await poll(started.device_code);
+    expect(first).toEqual({
+      status: 200,
+      body: { status: 'approved', api_key: expect.stringMatching(/^service_sk_/) },
+    });
+    const apiKey = first.body?.api_key as string;
+    expect((await server.request('/public/v1/platforms', { apiKey })).status).toBe(200);
+
+    clock.advance(5_000);
+    expect(await poll(started.device_code)).toEqual(expired);
+    const keys = await t.deps.db.apiKeys.find({ workspaceId: owner.workspaceId, name: 'Test CLI' }).toArray();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]?.userId).toBe(owner.user.id);
+    const everything = JSON.stringify([keys, await t.db.collection('device_codes').find().toArray()]);
+    expect(everything).not.toContain(apiKey.slice('service_sk_'.length));
+    expect(everything).not.toContain(started.device_code);
+  });
+
+  it('mints one key when 50 polls arrive at once after approval', async () => {
+    const started = await start({ client_name: 'burst-after' });
+    expect((await approve(started.user_code)).status).toBe(200);
+    const results = await Promise.all(Array.from({ length: 50 }, () => poll(started.device_code)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(49);
+    expect(await t.deps.db.apiKeys.countDocuments({ name: 'burst-after' })).toBe(1);
+  });
+
+  it('mints one key when 50 polls race the approval itself', async () => {
+    const started = await start({ client_name: 'burst-during' });
+    const [approval, ...polls] = await Promise.all([
+      approve(started.user_code).then(readResponse),
+      ...Array.from({ length: 50 }, () => poll(started.device_code)),
+    ]);
+    expect(approval?.status).toBe(200);
+    clock.advance(60_000);
+    const late = await poll(started.device_code);
+    const successes = [...polls, late].filter((r) => r.status === 200);
+    expect(successes).toHaveLength(1);
+    for (const r of [...polls, late].filter((r) => r.status !== 200)) {
+      expect(['authorization_pending', 'slow_down', 'expired_token']).toContain(r.body?.error);
+    }
+    expect(await t.deps.db.apiKeys.countDocuments({ name: 'burst-during' })).toBe(1);
+  });
+
+  it('answers expired_token for an unknown code', async () => {
+    expect(await poll('A'.repeat(43))).toEqual(expired);
+    expect(await poll('short')).toEqual(expired);
+  });
+
+  it.each([
+    ['an empty object', '{}', 'application/json'],
+    ['a wrongly typed code', '{"device_code":5}', 'application/json'],
+    ['malformed JSON', '{"device_code":', 'application/json'],
+    ['a form body', 'device_code=x', 'application/x-www-form-urlencoded'],
+  ])('answers %s with 400 { error: invalid_request }', async (_label, body, contentType) => {
+    const response = await server.request('/auth/device/token', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
+    });
+    expect(await readResponse(response)).toEqual({ status: 400, body: { error: 'invalid_request' } });
+  });
+});
