@@ -27,7 +27,7 @@ export interface HttpAppOptions {
 
 /** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /auth. */
 export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: options.trustProxy });
+  const app = new Koa<AppState>({ proxy: options.trustProxy, maxIpsCount: 1 });
   // Errors are rendered by errorMiddleware; Koa's default handler would print them to stderr.
   app.silent = true;
   const routes = publicRoutes(options.deps);

@@ -39,6 +39,7 @@ export function createDeviceRouter(options: DeviceRouterOptions): Router<AppStat
       clientName: body.client_name,
       publicUrl: options.publicUrl,
       prefix: options.devicePrefix,
+      address: ctx.ip,
     });
   });
 

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
 import type { DeviceCodeDoc } from '../db/documents.js';
+import { addressKey, countAgainstRateLimits } from '../auth/rate-limit.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { hashSecret, newSecretToken } from '../identity/tokens.js';
 import { DEFAULT_USER_CODE_PREFIX, formatUserCode, generateUserCode } from './user-code.js';
 
 export const DEFAULT_POLL_INTERVAL_S = 5;
 export const DEFAULT_EXPIRES_IN_S = 900;
+/** Device logins one address may start per 15 minutes: plenty for people, a wall for floods. */
+export const STARTS_PER_ADDRESS_PER_WINDOW = 60;
 // With ~2.6e10 codes a collision among live ones is rare; a few retries make failure negligible.
 const MAX_CODE_ATTEMPTS = 8;
 
@@ -33,8 +36,18 @@ export async function startDeviceAuthorization(
     prefix?: string | undefined;
     interval?: number | undefined;
     expiresIn?: number | undefined;
+    /** The client's address; when given, starts are limited per address. */
+    address?: string | undefined;
   },
 ): Promise<DeviceAuthorization> {
+  if (input.address !== undefined) {
+    const pool = `ratelimit:device-start:addr:${addressKey(input.address)}`;
+    await countAgainstRateLimits(
+      deps,
+      [{ pool, limit: STARTS_PER_ADDRESS_PER_WINDOW, windowMs: 15 * 60_000 }],
+      'start',
+    );
+  }
   const prefix = input.prefix ?? DEFAULT_USER_CODE_PREFIX;
   const interval = input.interval ?? DEFAULT_POLL_INTERVAL_S;
   const expiresIn = input.expiresIn ?? DEFAULT_EXPIRES_IN_S;

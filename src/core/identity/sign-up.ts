@@ -3,6 +3,7 @@ import type { CoreDeps } from '../context.js';
 import type { MembershipRole } from '../db/documents.js';
 import { claimLease, isLeaseHeld, releaseLease, type Lease } from '../db/leases.js';
 import { AppError, isDuplicateKeyError } from '../errors.js';
+import { addressKey, countAgainstRateLimits } from '../auth/rate-limit.js';
 import { createTenant, createUser } from '../tenancy/create-tenant.js';
 import { acceptInvitation, findUsableInvitation } from './invitations.js';
 import { assertPasswordRules, hashPassword } from './passwords.js';
@@ -18,7 +19,12 @@ export interface SignUpOptions {
   openSignup: boolean;
   /** The plan new accounts start on. */
   plan?: string;
+  /** The client's address; when given, sign-ups are limited per address. */
+  address?: string | undefined;
 }
+
+/** Sign-ups one address may make per hour (each costs a deliberately slow password hash). */
+export const SIGNUPS_PER_ADDRESS_PER_HOUR = 20;
 
 /** Who signed up, and which workspace they landed in and how. */
 export interface SignUpResult {
@@ -43,6 +49,10 @@ export async function signUp(
 ): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
   assertPasswordRules(input.password);
+  if (options.address !== undefined) {
+    const pool = `ratelimit:signup:addr:${addressKey(options.address)}`;
+    await countAgainstRateLimits(deps, [{ pool, limit: SIGNUPS_PER_ADDRESS_PER_HOUR, windowMs: 3_600_000 }], email);
+  }
   // Cheap refusals come before the deliberately slow hash, so a closed install is not a CPU sink.
   const invitation = input.invitation === undefined ? null : await findUsableInvitation(deps, input.invitation);
   if (invitation?.email && invitation.email !== email) {
