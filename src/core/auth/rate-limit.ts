@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 import type { CoreDeps } from '../context.js';
-import { countSpent, spendFromAllowance } from '../db/allowance.js';
+import { isLastSlotTaken, spendFromAllowance } from '../db/allowance.js';
 import { AppError } from '../errors.js';
 
 /** At most `limit` counted events in `pool` per fixed window of `windowMs`. */
@@ -28,7 +28,7 @@ export async function assertUnderRateLimits(deps: CoreDeps, limits: readonly Rat
   const now = deps.now();
   for (const limit of limits) {
     const window = fixedWindow(now, limit.windowMs);
-    if ((await countSpent(deps.db.ledger, limit.pool, window.period)) >= limit.limit) throw rateLimited(window);
+    if (await isLastSlotTaken(deps.db.ledger, limit.pool, window.period, limit.limit)) throw rateLimited(window);
   }
 }
 
@@ -43,7 +43,8 @@ export async function countAgainstRateLimits(deps: CoreDeps, limits: readonly Ra
   for (const limit of limits) {
     const window = fixedWindow(now, limit.windowMs);
     try {
-      await spendFromAllowance(deps.db.ledger, {
+      await spendFromAllowance(deps.db, {
+        spread: 1,
         pool: limit.pool,
         period: window.period,
         allowance: limit.limit,

@@ -11,6 +11,7 @@ import type {
   LedgerDoc,
   MembershipDoc,
   PlatformDoc,
+  PositionHintDoc,
   SessionDoc,
   UserDoc,
   UserEmailDoc,
@@ -32,6 +33,7 @@ export interface Collections {
   platforms: Collection<PlatformDoc>;
   leases: Collection<LeaseDoc>;
   ledger: Collection<LedgerDoc>;
+  positionHints: Collection<PositionHintDoc>;
   workerProbes: Collection<WorkerProbeDoc>;
   deviceCodes: Collection<DeviceCodeDoc>;
   deviceDecisions: Collection<DeviceDecisionDoc>;
@@ -55,6 +57,7 @@ const INDEXES: IndexTable = {
   platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
   leases: [{ key: { key: 1, generation: -1 } }, { key: { expiresAt: 1 } }],
   ledger: [{ key: { pool: 1, period: 1 } }],
+  positionHints: [],
   workerProbes: [],
   deviceCodes: [{ key: { deviceCodeHash: 1 }, unique: true }, { key: { userCode: 1 } }, { key: { expiresAt: 1 } }],
   deviceDecisions: [],
@@ -74,6 +77,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   platforms: 'platforms',
   leases: 'leases',
   ledger: 'ledger',
+  positionHints: 'position_hints',
   workerProbes: 'worker_probes',
   deviceCodes: 'device_codes',
   deviceDecisions: 'device_decisions',

@@ -206,3 +206,13 @@ export interface WorkerProbeDoc {
   finishedAt: Date | null;
   workerPid: number | null;
 }
+
+/**
+ * Where the last claim of a lease key or the last spend of an allowance window landed. A hint
+ * only, written after the fact (races may leave it behind, never wrong ahead), so lookups can go
+ * straight to the right `_id` instead of scanning: FerretDB pushes down only `_id` equality.
+ */
+export interface PositionHintDoc {
+  _id: string;
+  position: number;
+}

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection } from 'mongodb';
 import { isDuplicateKeyError } from '../errors.js';
+import type { Collections } from './collections.js';
 import type { LeaseDoc } from './documents.js';
+import { raiseHint, readHint } from './position-hints.js';
+
+/** What the lease functions use: the leases and the hints that find their newest generation. */
+export type LeaseStore = Pick<Collections, 'leases' | 'positionHints'>;
 
 /** A lease that one caller won; pass it back to renew or release it. */
 export interface Lease {
@@ -22,13 +26,13 @@ const NEVER = new Date('9999-12-31T00:00:00Z');
  * An expired or released lease can be taken over by inserting the generation after it.
  */
 export async function claimLease(
-  leases: Collection<LeaseDoc>,
+  store: LeaseStore,
   key: string,
   options: { ttlMs?: number; holder?: string; now?: Date } = {},
 ): Promise<Lease | null> {
   const now = options.now ?? new Date();
-  const latest = await leases.findOne({ key }, { sort: { generation: -1 } });
-  if (latest && latest.releasedAt === null && latest.expiresAt > now) return null;
+  const latest = await latestGeneration(store, key);
+  if (latest && isHeld(latest, now)) return null;
 
   const generation = latest ? latest.generation + 1 : 0;
   const lease: Lease = {
@@ -38,24 +42,25 @@ export async function claimLease(
     expiresAt: options.ttlMs === undefined ? NEVER : new Date(now.getTime() + options.ttlMs),
   };
   try {
-    await leases.insertOne({ _id: leaseId(key, generation), ...lease, releasedAt: null, createdAt: now });
+    await store.leases.insertOne({ _id: leaseId(key, generation), ...lease, releasedAt: null, createdAt: now });
   } catch (error) {
     if (isDuplicateKeyError(error)) return null;
     throw error;
   }
   // Older generations stay: deleting one would let a caller holding a stale read win it again.
+  await raiseHint(store.positionHints, hintId(key), generation);
   return lease;
 }
 
 /** True while someone holds `key` (claimed, not released, not expired). A hint only: claim to decide. */
-export async function isLeaseHeld(leases: Collection<LeaseDoc>, key: string, now = new Date()): Promise<boolean> {
-  const latest = await leases.findOne({ key }, { sort: { generation: -1 } });
-  return latest !== null && latest.releasedAt === null && latest.expiresAt > now;
+export async function isLeaseHeld(store: LeaseStore, key: string, now = new Date()): Promise<boolean> {
+  const latest = await latestGeneration(store, key);
+  return latest !== null && isHeld(latest, now);
 }
 
 /** Gives a lease back so another caller can take it at once. */
-export async function releaseLease(leases: Collection<LeaseDoc>, lease: Lease): Promise<void> {
-  await leases.updateOne(
+export async function releaseLease(store: LeaseStore, lease: Lease): Promise<void> {
+  await store.leases.updateOne(
     { _id: leaseId(lease.key, lease.generation), holder: lease.holder },
     { $set: { releasedAt: new Date() } },
   );
@@ -65,15 +70,41 @@ export async function releaseLease(leases: Collection<LeaseDoc>, lease: Lease): 
  * Extends a lease its holder still has. Returns false when it was lost (expired and taken
  * over), in which case the caller must stop the work the lease guarded.
  */
-export async function renewLease(leases: Collection<LeaseDoc>, lease: Lease, ttlMs: number): Promise<boolean> {
-  const next = await leases.findOne({ key: lease.key }, { sort: { generation: -1 } });
+export async function renewLease(store: LeaseStore, lease: Lease, ttlMs: number): Promise<boolean> {
+  const next = await latestGeneration(store, lease.key);
   if (!next || next.generation !== lease.generation || next.holder !== lease.holder || next.releasedAt) return false;
   const expiresAt = new Date(Date.now() + ttlMs);
-  await leases.updateOne({ _id: leaseId(lease.key, lease.generation) }, { $set: { expiresAt } });
+  await store.leases.updateOne({ _id: leaseId(lease.key, lease.generation) }, { $set: { expiresAt } });
   lease.expiresAt = expiresAt;
   return true;
 }
 
+/**
+ * The newest generation of `key`: from the hinted generation, walk `_id` lookups forward until
+ * one is missing. Lookups by `_id` stay fast on FerretDB, where any other filter scans.
+ * This is why clean-ups delete a key's generations all together, never some of them: a hint
+ * pointing at a deleted generation below a live one would make that live one invisible.
+ */
+async function latestGeneration(store: LeaseStore, key: string): Promise<LeaseDoc | null> {
+  let generation = await readHint(store.positionHints, hintId(key));
+  let latest: LeaseDoc | null = null;
+  for (;;) {
+    const doc = await store.leases.findOne({ _id: leaseId(key, generation) });
+    if (!doc) break;
+    latest = doc;
+    generation += 1;
+  }
+  return latest;
+}
+
+function isHeld(lease: LeaseDoc, now: Date): boolean {
+  return lease.releasedAt === null && lease.expiresAt > now;
+}
+
 function leaseId(key: string, generation: number): string {
   return `${key}#${generation}`;
+}
+
+function hintId(key: string): string {
+  return `lease:${key}`;
 }

@@ -89,7 +89,8 @@ async function countNearMisses(deps: CoreDeps, code: string): Promise<void> {
   for (const doc of near) {
     if (decided.has(doc._id)) continue;
     try {
-      await spendFromAllowance(deps.db.ledger, {
+      await spendFromAllowance(deps.db, {
+        spread: 1,
         pool: nearMissPool(doc._id),
         period: 'lifetime',
         allowance: NEAR_MISS_LOCK_AFTER - 1,

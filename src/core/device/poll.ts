@@ -59,8 +59,7 @@ async function redeem(
   decision: DeviceDecisionDoc,
   now: Date,
 ): Promise<{ status: 'approved'; api_key: string }> {
-  if (!(await claimLease(deps.db.leases, `device:redeem:${doc._id}`, { now })))
-    throw new DeviceFlowError('expired_token');
+  if (!(await claimLease(deps.db, `device:redeem:${doc._id}`, { now }))) throw new DeviceFlowError('expired_token');
   if (decision.workspaceId === null || decision.accountId === null) {
     throw new Error(`Approved device authorization ${doc._id} has no workspace`);
   }

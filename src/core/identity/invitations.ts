@@ -82,7 +82,7 @@ export async function acceptInvitation(
     throw new AppError('conflict', 'You are already a member of this workspace');
   }
   const now = deps.now();
-  if (!(await claimLease(deps.db.leases, `invite:${invitation._id}`, { holder: user._id, now }))) {
+  if (!(await claimLease(deps.db, `invite:${invitation._id}`, { holder: user._id, now }))) {
     throw notFound('Invitation');
   }
   await deps.db.memberships.insertOne({

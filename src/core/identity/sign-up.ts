@@ -58,7 +58,7 @@ export async function signUp(
   if (invitation?.email && invitation.email !== email) {
     throw new AppError('forbidden', 'This invitation was sent to another email address');
   }
-  if (!invitation && !options.openSignup && (await isLeaseHeld(deps.db.leases, FIRST_OWNER_LEASE, deps.now()))) {
+  if (!invitation && !options.openSignup && (await isLeaseHeld(deps.db, FIRST_OWNER_LEASE, deps.now()))) {
     throw closed();
   }
   const passwordHash = await hashPassword(input.password);
@@ -67,8 +67,7 @@ export async function signUp(
 
   let firstOwner: Lease | null = null;
   try {
-    if (!invitation)
-      firstOwner = await claimLease(deps.db.leases, FIRST_OWNER_LEASE, { holder: userId, now: deps.now() });
+    if (!invitation) firstOwner = await claimLease(deps.db, FIRST_OWNER_LEASE, { holder: userId, now: deps.now() });
     if (!invitation && !firstOwner && !options.openSignup) throw closed();
     const user = await createUser(deps, { id: userId, email, name: input.name, passwordHash });
 
@@ -93,7 +92,7 @@ export async function signUp(
     // Undo the half-made user so the email (and the first-owner slot) can be used again.
     await deps.db.users.deleteOne({ _id: userId });
     await deps.db.userEmails.deleteOne({ _id: email, userId });
-    if (firstOwner) await releaseLease(deps.db.leases, firstOwner);
+    if (firstOwner) await releaseLease(deps.db, firstOwner);
     throw error;
   }
 }
