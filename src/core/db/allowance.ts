@@ -47,7 +47,10 @@ const DEFAULT_SPREAD = 8;
 export async function spendFromAllowance(store: LedgerStore, request: SpendRequest): Promise<Spend> {
   const hint = hintId(request);
   const last = await readHint(store.positionHints, hint);
-  for (let slot = last + 1 + randomInt(request.spread ?? DEFAULT_SPREAD); slot <= request.allowance; slot++) {
+  // Once the walk's end is taken, walking can only collide; go straight to the free-slot search.
+  const walkEnd = await isLastSlotTaken(store.ledger, request.pool, request.period, request.allowance);
+  const start = walkEnd ? request.allowance + 1 : last + 1 + randomInt(request.spread ?? DEFAULT_SPREAD);
+  for (let slot = start; slot <= request.allowance; slot++) {
     const spend = await tryTake(store.ledger, request, slot);
     if (spend) {
       await raiseHint(store.positionHints, hint, slot);
