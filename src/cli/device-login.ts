@@ -1,14 +1,8 @@
+import type { DeviceAuthorization } from '../core/device/start.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The device authorization as the server starts it (spec 4). */
-export interface DeviceStart {
-  device_code: string;
-  user_code: string;
-  verification_uri: string;
-  verification_uri_complete: string;
-  interval: number;
-  expires_in: number;
-}
+export type DeviceStart = DeviceAuthorization;
 
 /** How a device login ended. */
 export type DeviceLoginOutcome = { status: 'approved'; apiKey: string } | { status: 'denied' } | { status: 'expired' };

@@ -1,22 +1,10 @@
+import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformSchema } from './schema.js';
 
 /** A connected account as the API shows it (spec section 2, Platform). */
-export interface Platform {
-  id: string;
-  provider: 'tiktok';
-  providerName: string;
-  providerAccountId: string;
-  displayName: string | null;
-  displayHandle: string | null;
-  displayImageUrl: string | null;
-  disabled: boolean;
-  refreshNeeded: boolean;
-  tokenExpiresAt: string | null;
-  capabilities: string[];
-  metadata: Record<string, unknown>;
-  settings: Record<string, unknown>;
-}
+export type Platform = z.infer<typeof PlatformSchema>;
 
 const PROVIDER_NAMES: Record<PlatformDoc['provider'], string> = { tiktok: 'TikTok' };
 

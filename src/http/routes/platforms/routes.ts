@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../../../core/context.js';
 import { listPlatforms } from '../../../core/platforms/list-platforms.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
-import { PlatformListSchema } from './schema.js';
+import { PlatformListSchema } from '../../../core/platforms/schema.js';
 
 /** The platform routes (connected accounts). */
 export function platformRoutes(deps: CoreDeps): AnyRoute[] {

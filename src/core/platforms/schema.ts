@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A connected, ready-to-post account (spec section 2). */
+/** A connected, ready-to-post account (spec section 2); shared by every adapter. */
 export const PlatformSchema = z
   .object({
     id: z.uuid(),
