@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ErrorCodes } from '../core/errors.js';
+import { registerDeviceFlowPaths } from './device-openapi.js';
 import { STATUS_BY_CODE } from './error-status.js';
 import { PUBLIC_PREFIX } from './public-router.js';
 import type { AnyRoute } from './route.js';
@@ -24,7 +25,13 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], serverUrl: str
     scheme: 'bearer',
     description: 'An API key of the form service_sk_..., obtained through the device flow',
   });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A web session token (from /auth/signin); only for approving device codes',
+  });
   for (const route of routes) registry.registerPath(toPathConfig(route));
+  registerDeviceFlowPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -148,6 +148,9 @@ describe('probes and API documents', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths['/public/v1/platforms']!.get!.responses).sort()).toEqual(['200', '401']);
     expect(Object.keys(doc.components.schemas.Platform!.properties)).toContain('refreshNeeded');
+    // The device flow, how agents get a key, is documented too, with its RFC error values.
+    expect(Object.keys(doc.paths['/auth/device/token']!.post!.responses).sort()).toEqual(['200', '400']);
+    expect(JSON.stringify(doc.components.schemas.DeviceTokenError)).toContain('slow_down');
   });
 
   it('serves a readable reference page', async () => {

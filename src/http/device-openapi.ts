@@ -1,0 +1,78 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  DeviceStartBodySchema,
+  DeviceTokenBodySchema,
+  OrganizationHeaderSchema,
+  UserCodeBodySchema,
+} from './auth-schema.js';
+
+const DeviceAuthorizationSchema = z
+  .object({
+    device_code: z.string().describe('secret; poll the token endpoint with it'),
+    user_code: z.string().describe('shown to the person, shaped <PREFIX>-XXXX-XXXX'),
+    verification_uri: z.url(),
+    verification_uri_complete: z.url().describe('verification_uri with the code filled in'),
+    interval: z.number().int().describe('seconds to wait between polls'),
+    expires_in: z.number().int().describe('seconds until the codes expire'),
+  })
+  .meta({ id: 'DeviceAuthorization' });
+
+const DeviceTokenApprovedSchema = z
+  .object({ status: z.literal('approved'), api_key: z.string().describe('service_sk_…, returned exactly once') })
+  .meta({ id: 'DeviceTokenApproved' });
+
+const DeviceTokenErrorSchema = z
+  .object({
+    error: z
+      .enum(['authorization_pending', 'slow_down', 'expired_token', 'access_denied', 'invalid_request'])
+      .describe('keep polling on authorization_pending; add 5 s to the interval on slow_down; stop otherwise'),
+  })
+  .meta({ id: 'DeviceTokenError' });
+
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+
+/**
+ * Documents the RFC 8628 device flow (spec 4) in the OpenAPI document: the way an agent or a
+ * script gets its API key. These paths carry no version prefix and need no API key.
+ */
+export function registerDeviceFlowPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/auth/device/start',
+    operationId: 'startDeviceAuthorization',
+    summary: 'Start a device login: get a user code to show and a device code to poll with',
+    tags: ['Device authorization'],
+    security: [],
+    request: { body: { required: false, ...json(DeviceStartBodySchema) } },
+    responses: { 200: { description: 'the codes', ...json(DeviceAuthorizationSchema) } },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/auth/device/token',
+    operationId: 'pollDeviceToken',
+    summary: 'Poll for the API key; returns it exactly once after approval',
+    tags: ['Device authorization'],
+    security: [],
+    request: { body: { required: true, ...json(DeviceTokenBodySchema) } },
+    responses: {
+      200: { description: 'approved: the key', ...json(DeviceTokenApprovedSchema) },
+      400: { description: 'pending, slow down, or a terminal answer', ...json(DeviceTokenErrorSchema) },
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/auth/device/approve',
+    operationId: 'approveDeviceCode',
+    summary: "Approve a user code for a workspace (the web app's call, with a user session)",
+    tags: ['Device authorization'],
+    security: [{ session: [] }],
+    request: { headers: OrganizationHeaderSchema, body: { required: true, ...json(UserCodeBodySchema) } },
+    responses: {
+      200: {
+        description: 'approved',
+        ...json(z.object({ status: z.literal('approved'), organizationId: z.uuid() })),
+      },
+    },
+  });
+}
