@@ -52,10 +52,18 @@ async function main(): Promise<void> {
     });
     const spend = await time('spendFromAllowance (allowance 10000), sequential', async () => {
       for (let i = 0; i < N; i++)
-        await spendFromAllowance(c, { pool: 'p', period: 'x', allowance: 10_000, ref: 'b', limitCode: 'post_limit_reached' });
+        await spendFromAllowance(c, {
+          pool: 'p',
+          period: 'x',
+          allowance: 10_000,
+          ref: 'b',
+          limitCode: 'post_limit_reached',
+        });
     });
     const baselineParallel = await time('baseline: insertOne, all at once', () =>
-      Promise.all(Array.from({ length: N }, (_, i) => db.collection('baseline2').insertOne({ _id: randomUUID() as never, i }))),
+      Promise.all(
+        Array.from({ length: N }, (_, i) => db.collection('baseline2').insertOne({ _id: randomUUID() as never, i })),
+      ),
     );
     const contended = await time(`${N} spends at once on an allowance of 50`, () =>
       Promise.allSettled(
@@ -65,8 +73,12 @@ async function main(): Promise<void> {
       ),
     );
     console.log('\nratios against the baseline of the same run:');
-    console.log(`  claimLease      ${(claim / baseline).toFixed(2)}x a plain insert (${((claim / N) * 1000).toFixed(0)} µs each)`);
-    console.log(`  spend           ${(spend / baseline).toFixed(2)}x a plain insert (${((spend / N) * 1000).toFixed(0)} µs each)`);
+    console.log(
+      `  claimLease      ${(claim / baseline).toFixed(2)}x a plain insert (${((claim / N) * 1000).toFixed(0)} µs each)`,
+    );
+    console.log(
+      `  spend           ${(spend / baseline).toFixed(2)}x a plain insert (${((spend / N) * 1000).toFixed(0)} µs each)`,
+    );
     console.log(`  contended spend ${(contended / baselineParallel).toFixed(2)}x ${N} parallel plain inserts`);
   } finally {
     await db.dropDatabase();

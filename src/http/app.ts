@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { createPublicRouter } from './public-router.js';
 import { publicRoutes } from './routes/index.js';
 import { createSystemRouter } from './system-routes.js';
+import { createWebRouter } from './web/web-router.js';
 
 export interface HttpAppOptions {
   deps: CoreDeps;
@@ -23,6 +24,8 @@ export interface HttpAppOptions {
   devicePrefix?: string | undefined;
   /** Whether anyone may sign up with an account of their own; invitation only when not given. */
   openSignup?: boolean | undefined;
+  /** Whether the web app's cookies are Secure; follows the public URL's scheme when not given. */
+  secureCookies?: boolean | undefined;
 }
 
 /** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /auth. */
@@ -44,5 +47,12 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(createDeviceRouter(options).routes());
   app.use(createKeyRouter(options.deps).routes());
   app.use(createAuthRouter({ ...options, openSignup: options.openSignup ?? false }).routes());
+  app.use(
+    createWebRouter({
+      ...options,
+      openSignup: options.openSignup ?? false,
+      secureCookies: options.secureCookies ?? options.publicUrl.startsWith('https:'),
+    }).routes(),
+  );
   return app;
 }

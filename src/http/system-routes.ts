@@ -11,6 +11,10 @@ export function createSystemRouter(options: {
   const router = new Router<AppState>();
   const referencePage = renderReferencePage(options.openApiDocument);
 
+  // Browsers ask for it on every page; an empty answer beats a JSON 404 in their console.
+  router.get('/favicon.ico', (ctx) => {
+    ctx.status = 204;
+  });
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

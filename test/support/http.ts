@@ -17,7 +17,7 @@ export async function startTestServer(
     bodyLimitBytes?: number;
     extra?: Middleware;
     /** Overrides of the app's settings (trust X-Forwarded-For, open sign-up, user-code prefix, cookies). */
-    app?: Partial<Pick<HttpAppOptions, 'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl'>>;
+    app?: Partial<Pick<HttpAppOptions, 'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl' | 'secureCookies'>>;
   } = {},
 ): Promise<TestServer> {
   const app = createHttpApp({

@@ -1,0 +1,40 @@
+import type { CoreDeps } from '../context.js';
+import type { MembershipRole } from '../db/documents.js';
+import { isLeaseHeld } from '../db/leases.js';
+import { notFound } from '../errors.js';
+import { findUsableInvitation } from '../identity/invitations.js';
+import { FIRST_OWNER_LEASE } from '../identity/sign-up.js';
+
+/** What the holder of an invitation link may learn before accepting it: never the token. */
+export interface InvitationPreview {
+  workspaceName: string;
+  role: MembershipRole;
+  /** The only address that may accept it, when the owner named one. */
+  email: string | null;
+  expiresAt: Date;
+}
+
+/**
+ * Describes the invitation behind `token` for its landing page. Unknown, used, revoked and
+ * expired tokens are all `not_found`, as in `findUsableInvitation`.
+ */
+export async function previewInvitation(deps: CoreDeps, token: string): Promise<InvitationPreview> {
+  const invitation = await findUsableInvitation(deps, token);
+  const workspace = await deps.db.workspaces.findOne({ _id: invitation.workspaceId }, { projection: { name: 1 } });
+  if (!workspace) throw notFound('Invitation');
+  return {
+    workspaceName: workspace.name,
+    role: invitation.role,
+    email: invitation.email,
+    expiresAt: invitation.expiresAt,
+  };
+}
+
+/**
+ * Whether someone without an invitation could sign up right now: sign-up is open, or nobody
+ * has yet become the install's first owner. A hint for the sign-up page only; `signUp` decides.
+ */
+export async function canSignUpWithoutInvitation(deps: CoreDeps, openSignup: boolean): Promise<boolean> {
+  if (openSignup) return true;
+  return !(await isLeaseHeld(deps.db, FIRST_OWNER_LEASE, deps.now()));
+}

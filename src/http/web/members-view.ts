@@ -1,0 +1,145 @@
+import type { InvitationView } from '../../core/identity/invitations.js';
+import type { MemberView } from '../../core/identity/memberships.js';
+import { csrfField, hidden, inputField, notice, selectField } from './forms.js';
+import { markup, type SafeHtml } from './html.js';
+import { when } from './layout.js';
+
+/** What the members page shows. */
+export interface MembersView {
+  csrf: string;
+  workspaceId: string;
+  workspaceName: string;
+  members: MemberView[];
+  invitations: InvitationView[];
+  isOwner: boolean;
+  currentUserId: string;
+  /** The link just created: shown this once, never stored in clear. */
+  created?: { link: string; invitation: InvitationView } | undefined;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+  saved?: string | undefined;
+}
+
+/** The members list, and for owners the invite form and open invitations. */
+export function membersView(view: MembersView): SafeHtml {
+  const rows = view.members.map(
+    (m) =>
+      markup`<tr>
+        <td>${m.name}${m.userId === view.currentUserId ? markup` <span class="muted">(you)</span>` : ''}</td>
+        <td>${m.email ?? markup`<span class="muted">none</span>`}</td>
+        <td>${m.role === 'owner' ? 'Owner' : 'Member'}</td>
+        <td>${when(m.joinedAt)}</td>
+      </tr>`,
+  );
+  return markup`<h1>Members of ${view.workspaceName}</h1>
+    ${notice(view.saved, 'success')}
+    <div class="table">
+      <table>
+        <caption class="muted">
+          ${view.members.length === 1 ? '1 member' : `${view.members.length} members`}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Joined</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+    </div>
+    ${view.isOwner ? ownerSection(view) : markup`<p class="muted">Owners of this workspace can invite people.</p>`}`;
+}
+
+function ownerSection(view: MembersView): SafeHtml {
+  const errors = view.errors ?? {};
+  return markup`${view.created ? createdLink(view.created) : ''}
+    <section class="card" aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite someone</h2>
+      ${notice(Object.keys(errors).length > 0 ? 'The invitation was not created; see below.' : undefined)}
+      <form method="post" action="/members/invitations">
+        ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+        <div class="grid2">
+          ${inputField({
+            name: 'email',
+            label: 'Email (optional)',
+            type: 'email',
+            value: view.values?.email,
+            error: errors.email,
+            hint: 'When given, only this address can use the link.',
+            autocomplete: 'off',
+            maxlength: 254,
+          })}
+          ${selectField({
+            name: 'role',
+            label: 'Role',
+            value: view.values?.role ?? 'member',
+            error: errors.role,
+            hint: 'Owners can change settings and invite people.',
+            options: [
+              { value: 'member', label: 'Member' },
+              { value: 'owner', label: 'Owner' },
+            ],
+          })}
+        </div>
+        <div class="actions"><button type="submit" class="primary">Create invite link</button></div>
+      </form>
+    </section>
+    ${view.invitations.length > 0 ? invitationTable(view) : ''}`;
+}
+
+function createdLink(created: { link: string; invitation: InvitationView }): SafeHtml {
+  const expires = created.invitation.expiresAt.toISOString().slice(0, 10);
+  return markup`<section class="card" aria-labelledby="link-heading">
+    <h2 id="link-heading">Invite link created</h2>
+    ${notice(`Copy this link now: it is shown only once. It works for one person and expires ${expires}.`, 'success')}
+    <div class="field">
+      <label for="invite-link">Invite link</label>
+      <input id="invite-link" type="text" readonly value="${created.link}" class="mono" />
+    </div>
+  </section>`;
+}
+
+function invitationTable(view: MembersView): SafeHtml {
+  const rows = view.invitations.map(
+    (i) =>
+      markup`<tr>
+        <td>${i.email ?? markup`<span class="muted">anyone with the link</span>`}</td>
+        <td>${i.role === 'owner' ? 'Owner' : 'Member'}</td>
+        <td>${when(i.createdAt)}</td>
+        <td>${when(i.expiresAt)}</td>
+        <td>
+          <form class="inline" method="post" action="/members/invitations/${i.id}/revoke">
+            ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+            <button
+              type="submit"
+              class="danger small"
+              aria-label="Withdraw the invitation for ${i.email ?? 'anyone with the link'}"
+            >
+              Withdraw
+            </button>
+          </form>
+        </td>
+      </tr>`,
+  );
+  return markup`<h2>Open invitations</h2>
+    <div class="table">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">For</th>
+            <th scope="col">Role</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col"><span class="muted">Action</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+    </div>`;
+}

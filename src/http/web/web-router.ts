@@ -1,0 +1,33 @@
+import { Router } from '@koa/router';
+import type { AppState } from '../context.js';
+import { registerAuthPages } from './auth-pages.js';
+import { registerDevicePages } from './device-page.js';
+import { registerInvitePages } from './invite-pages.js';
+import { registerKeysPages } from './keys-page.js';
+import { registerMembersPages } from './members-page.js';
+import type { WebOptions } from './options.js';
+import { securityHeaders } from './security-headers.js';
+import { webErrors } from './web-errors.js';
+import { registerSettingsPages } from './settings-page.js';
+import { registerAssets } from './styles.js';
+
+export type { WebOptions } from './options.js';
+
+/**
+ * The server-rendered web app: sign-in and sign-up, the device verification page, API keys,
+ * AI settings and members. No scripts and no front-end build; every page gets the strict CSP
+ * and HTML errors, and every form a CSRF check. Router middleware only runs for these routes.
+ */
+export function createWebRouter(options: WebOptions): Router<AppState> {
+  const router = new Router<AppState>();
+  router.use(securityHeaders());
+  router.use(webErrors(options.logger));
+  registerAssets(router);
+  registerAuthPages(router, options);
+  registerInvitePages(router, options);
+  registerDevicePages(router, options);
+  registerKeysPages(router, options);
+  registerSettingsPages(router, options);
+  registerMembersPages(router, options);
+  return router;
+}
