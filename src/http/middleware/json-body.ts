@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { AppError } from '../../core/errors.js';
+import { readBodyText } from './read-body.js';
 
 /**
  * Reads a JSON request body within `limitBytes`. An absent body reads as `undefined` (the
@@ -16,16 +17,7 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   if (!ctx.is('application/json', '+json')) {
     throw new AppError('unsupported_media_type', 'Send the request body as application/json');
   }
-  if (declaredLength !== undefined && declaredLength > limitBytes) throw tooLarge(limitBytes);
-
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > limitBytes) throw tooLarge(limitBytes);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyText(ctx, limitBytes);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -33,8 +25,4 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
       { path: [], message: 'malformed JSON' },
     ]);
   }
-}
-
-function tooLarge(limitBytes: number): AppError {
-  return new AppError('payload_too_large', `The request body is larger than ${limitBytes} bytes`);
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.js';
 import type { AppContext } from '../context.js';
+import { readBodyText } from '../middleware/read-body.js';
 
 /**
  * Reads an `application/x-www-form-urlencoded` body within `limitBytes` into a plain record.
@@ -10,23 +11,11 @@ export async function readFormBody(ctx: AppContext, limitBytes: number): Promise
   if (!ctx.is('application/x-www-form-urlencoded')) {
     throw new AppError('unsupported_media_type', 'Send the form as application/x-www-form-urlencoded');
   }
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limitBytes) throw tooLarge(limitBytes);
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > limitBytes) throw tooLarge(limitBytes);
-    chunks.push(chunk);
-  }
+  const text = await readBodyText(ctx, limitBytes);
   // No prototype, so a field named `__proto__` or `constructor` is just a field.
   const form = Object.create(null) as Record<string, string>;
-  for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
+  for (const [key, value] of new URLSearchParams(text)) {
     if (!Object.hasOwn(form, key)) form[key] = value;
   }
   return form;
-}
-
-function tooLarge(limitBytes: number): AppError {
-  return new AppError('payload_too_large', `The form is larger than ${limitBytes} bytes`);
 }
