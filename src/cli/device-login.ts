@@ -32,7 +32,8 @@ export async function pollDeviceLogin(
   const deadline = Date.now() + start.expires_in * 1000;
   let intervalS = start.interval;
   for (;;) {
-    await sleep(intervalS * 1000);
+    // Never sleep past the expiry: the person should hear at once that the code is gone.
+    await sleep(Math.max(0, Math.min(intervalS * 1000, deadline - Date.now())));
     if (Date.now() >= deadline) return { status: 'expired' };
     onWait(Math.round((deadline - Date.now()) / 1000));
 
