@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import type { ApiKeyDoc } from '../db/documents.js';
+import { findSecretTarget, registerSecret } from '../db/secret-lookups.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
 
 export const API_KEY_PREFIX = 'service_sk_';
@@ -39,13 +40,15 @@ export async function mintApiKey(
     revokedAt: null,
   };
   await deps.db.apiKeys.insertOne(doc);
+  await registerSecret(deps.db.secretLookups, 'api_key', doc.hash, doc._id);
   return { apiKey, view: toView(doc, null) };
 }
 
 /** Resolves a presented key to its scope, or throws `invalid_api_key` (wrong, malformed or revoked). */
 export async function authenticateApiKey(deps: CoreDeps, presented: string): Promise<Scope> {
   if (!KEY_SHAPE.test(presented)) throw invalidKey();
-  const doc = await deps.db.apiKeys.findOne({ hash: hashApiKey(presented) });
+  const keyId = await findSecretTarget(deps.db.secretLookups, 'api_key', hashApiKey(presented));
+  const doc = keyId === null ? null : await deps.db.apiKeys.findOne({ _id: keyId });
   if (!doc || doc.revokedAt) throw invalidKey();
 
   await recordUse(deps, doc._id);

@@ -5,9 +5,10 @@ export interface AiSettings {
   systemPrompt: string;
   knowledgeBase: string;
   defaultLanguage: string;
-  defaultSlideLength: 'short' | 'medium' | 'long';
-  defaultTextStyle: 'primary-sans' | 'anton' | 'montserrat' | 'poppins' | 'league-spartan';
-  defaultCaptionSize: 'small' | 'medium' | 'large';
+  defaultSlideLength: "short" | "medium" | "long";
+  defaultTextStyle:
+    "primary-sans" | "anton" | "montserrat" | "poppins" | "league-spartan";
+  defaultCaptionSize: "small" | "medium" | "large";
 }
 
 /** The owner of workspaces; holds the plan and therefore the credit pools. */
@@ -96,7 +97,7 @@ export interface DeviceCodeDoc {
 }
 
 /** How a device authorization was settled; `locked` means too many near-miss guesses. */
-export type DeviceOutcome = 'approved' | 'denied' | 'locked';
+export type DeviceOutcome = "approved" | "denied" | "locked";
 
 /**
  * The outcome of a device authorization, `_id` = the device authorization's id. Inserted
@@ -123,7 +124,7 @@ export interface DeviceUserCodeDoc {
   expiresAt: Date;
 }
 
-export type MembershipRole = 'owner' | 'member';
+export type MembershipRole = "owner" | "member";
 
 export interface MembershipDoc {
   _id: string;
@@ -161,7 +162,7 @@ export interface ApiKeyUsageDoc {
 export interface PlatformDoc {
   _id: string;
   workspaceId: string;
-  provider: 'tiktok';
+  provider: "tiktok";
   providerAccountId: string;
   displayName: string | null;
   displayHandle: string | null;
@@ -215,4 +216,16 @@ export interface WorkerProbeDoc {
 export interface PositionHintDoc {
   _id: string;
   position: number;
+}
+
+/**
+ * Finds a record by the hash of its secret (an API key, a session token) with one `_id`
+ * lookup, because on FerretDB any other filter scans the whole collection. `_id` is
+ * `<kind>:<sha256>`; the hash is not the secret, and the target keeps its own plain id.
+ */
+export interface SecretLookupDoc {
+  _id: string;
+  targetId: string;
+  /** When the target stops being valid (sessions); null for records that do not expire. */
+  expiresAt: Date | null;
 }

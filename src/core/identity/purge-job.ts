@@ -12,6 +12,7 @@ const RATE_LIMIT_RETENTION_MS = 86_400_000;
 export async function purgeExpiredIdentityRecords(deps: CoreDeps): Promise<number> {
   const now = deps.now();
   const sessions = await deps.db.sessions.deleteMany({ expiresAt: { $lte: now } });
+  await deps.db.secretLookups.deleteMany({ expiresAt: { $lte: now } });
   const stale = await deps.db.invitations
     .find({ expiresAt: { $lte: now }, acceptedAt: null }, { projection: { _id: 1 } })
     .toArray();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
 import type { SessionDoc } from '../db/documents.js';
 import { AppError } from '../errors.js';
+import { findSecretTarget, forgetSecret, registerSecret } from '../db/secret-lookups.js';
 import { hashSecret, hasSecretTokenShape, newSecretToken } from './tokens.js';
 
 export const SESSION_TOKEN_PREFIX = 'pds_';
@@ -34,13 +35,15 @@ export async function createSession(deps: CoreDeps, userId: string, ttlMs = SESS
     expiresAt: new Date(now.getTime() + ttlMs),
   };
   await deps.db.sessions.insertOne(doc);
+  await registerSecret(deps.db.secretLookups, 'session', doc.hash, doc._id, doc.expiresAt);
   return { token, sessionId: doc._id, expiresAt: doc.expiresAt };
 }
 
 /** Resolves a presented session token, or throws `invalid_session` (malformed, unknown, expired). */
 export async function authenticateSession(deps: CoreDeps, token: string): Promise<SessionIdentity> {
   if (!hasSecretTokenShape(token, SESSION_TOKEN_PREFIX)) throw invalidSession();
-  const doc = await deps.db.sessions.findOne({ hash: hashSecret(token) });
+  const sessionId = await findSecretTarget(deps.db.secretLookups, 'session', hashSecret(token));
+  const doc = sessionId === null ? null : await deps.db.sessions.findOne({ _id: sessionId });
   if (!doc || doc.expiresAt <= deps.now()) throw invalidSession();
   return { userId: doc.userId, sessionId: doc._id, expiresAt: doc.expiresAt };
 }
@@ -48,7 +51,10 @@ export async function authenticateSession(deps: CoreDeps, token: string): Promis
 /** Ends the session `token` belongs to. Idempotent: an unknown token is already signed out. */
 export async function signOut(deps: CoreDeps, token: string): Promise<void> {
   if (!hasSecretTokenShape(token, SESSION_TOKEN_PREFIX)) return;
-  await deps.db.sessions.deleteOne({ hash: hashSecret(token) });
+  const hash = hashSecret(token);
+  const sessionId = await findSecretTarget(deps.db.secretLookups, 'session', hash);
+  await forgetSecret(deps.db.secretLookups, 'session', hash);
+  if (sessionId !== null) await deps.db.sessions.deleteOne({ _id: sessionId });
 }
 
 /** Ends every session of a user (after a password change, or from an admin tool). */
