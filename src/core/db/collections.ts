@@ -1,4 +1,4 @@
-import type { Collection, Db, IndexDescription } from "mongodb";
+import type { Collection, Db, IndexDescription } from 'mongodb';
 import type {
   AccountDoc,
   ApiKeyDoc,
@@ -18,7 +18,7 @@ import type {
   UserEmailDoc,
   WorkerProbeDoc,
   WorkspaceDoc,
-} from "./documents.js";
+} from './documents.js';
 
 /** Every collection Postdeck owns, typed. Agenda keeps its own `agendaJobs` collection. */
 export interface Collections {
@@ -51,20 +51,9 @@ const INDEXES: IndexTable = {
   users: [{ key: { email: 1 } }],
   // Emails are unique through user_emails' `_id`, not an index here (see UserEmailDoc).
   userEmails: [{ key: { userId: 1 } }],
-  sessions: [
-    { key: { hash: 1 }, unique: true },
-    { key: { userId: 1 } },
-    { key: { expiresAt: 1 } },
-  ],
-  memberships: [
-    { key: { workspaceId: 1, userId: 1 }, unique: true },
-    { key: { userId: 1 } },
-  ],
-  invitations: [
-    { key: { hash: 1 }, unique: true },
-    { key: { workspaceId: 1 } },
-    { key: { expiresAt: 1 } },
-  ],
+  sessions: [{ key: { hash: 1 }, unique: true }, { key: { userId: 1 } }, { key: { expiresAt: 1 } }],
+  memberships: [{ key: { workspaceId: 1, userId: 1 }, unique: true }, { key: { userId: 1 } }],
+  invitations: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }, { key: { expiresAt: 1 } }],
   apiKeys: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }],
   apiKeyUsage: [],
   platforms: [
@@ -78,42 +67,35 @@ const INDEXES: IndexTable = {
   positionHints: [],
   secretLookups: [{ key: { expiresAt: 1 } }],
   workerProbes: [],
-  deviceCodes: [
-    { key: { deviceCodeHash: 1 }, unique: true },
-    { key: { userCode: 1 } },
-    { key: { expiresAt: 1 } },
-  ],
+  deviceCodes: [{ key: { deviceCodeHash: 1 }, unique: true }, { key: { userCode: 1 } }, { key: { expiresAt: 1 } }],
   deviceDecisions: [],
   deviceUserCodes: [{ key: { expiresAt: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
-  accounts: "accounts",
-  workspaces: "workspaces",
-  users: "users",
-  userEmails: "user_emails",
-  sessions: "sessions",
-  memberships: "memberships",
-  invitations: "invitations",
-  apiKeys: "api_keys",
-  apiKeyUsage: "api_key_usage",
-  platforms: "platforms",
-  leases: "leases",
-  ledger: "ledger",
-  positionHints: "position_hints",
-  secretLookups: "secret_lookups",
-  workerProbes: "worker_probes",
-  deviceCodes: "device_codes",
-  deviceDecisions: "device_decisions",
-  deviceUserCodes: "device_user_codes",
+  accounts: 'accounts',
+  workspaces: 'workspaces',
+  users: 'users',
+  userEmails: 'user_emails',
+  sessions: 'sessions',
+  memberships: 'memberships',
+  invitations: 'invitations',
+  apiKeys: 'api_keys',
+  apiKeyUsage: 'api_key_usage',
+  platforms: 'platforms',
+  leases: 'leases',
+  ledger: 'ledger',
+  positionHints: 'position_hints',
+  secretLookups: 'secret_lookups',
+  workerProbes: 'worker_probes',
+  deviceCodes: 'device_codes',
+  deviceDecisions: 'device_decisions',
+  deviceUserCodes: 'device_user_codes',
 };
 
 /** Typed handles on every collection of `db`. */
 export function collectionsOf(db: Db): Collections {
-  const entries = Object.entries(NAMES).map(([key, name]) => [
-    key,
-    db.collection(name),
-  ]);
+  const entries = Object.entries(NAMES).map(([key, name]) => [key, db.collection(name)]);
   return Object.fromEntries(entries) as Collections;
 }
 
@@ -122,11 +104,7 @@ export function collectionsOf(db: Db): Collections {
  * drops the connection when a multi-index createIndexes names indexes that already exist.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
-  for (const [key, indexes] of Object.entries(INDEXES) as [
-    keyof Collections,
-    IndexDescription[],
-  ][]) {
-    for (const { key: fields, ...options } of indexes)
-      await db.collection(NAMES[key]).createIndex(fields, options);
+  for (const [key, indexes] of Object.entries(INDEXES) as [keyof Collections, IndexDescription[]][]) {
+    for (const { key: fields, ...options } of indexes) await db.collection(NAMES[key]).createIndex(fields, options);
   }
 }

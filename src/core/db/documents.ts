@@ -5,10 +5,9 @@ export interface AiSettings {
   systemPrompt: string;
   knowledgeBase: string;
   defaultLanguage: string;
-  defaultSlideLength: "short" | "medium" | "long";
-  defaultTextStyle:
-    "primary-sans" | "anton" | "montserrat" | "poppins" | "league-spartan";
-  defaultCaptionSize: "small" | "medium" | "large";
+  defaultSlideLength: 'short' | 'medium' | 'long';
+  defaultTextStyle: 'primary-sans' | 'anton' | 'montserrat' | 'poppins' | 'league-spartan';
+  defaultCaptionSize: 'small' | 'medium' | 'large';
 }
 
 /** The owner of workspaces; holds the plan and therefore the credit pools. */
@@ -97,7 +96,7 @@ export interface DeviceCodeDoc {
 }
 
 /** How a device authorization was settled; `locked` means too many near-miss guesses. */
-export type DeviceOutcome = "approved" | "denied" | "locked";
+export type DeviceOutcome = 'approved' | 'denied' | 'locked';
 
 /**
  * The outcome of a device authorization, `_id` = the device authorization's id. Inserted
@@ -124,7 +123,7 @@ export interface DeviceUserCodeDoc {
   expiresAt: Date;
 }
 
-export type MembershipRole = "owner" | "member";
+export type MembershipRole = 'owner' | 'member';
 
 export interface MembershipDoc {
   _id: string;
@@ -162,7 +161,7 @@ export interface ApiKeyUsageDoc {
 export interface PlatformDoc {
   _id: string;
   workspaceId: string;
-  provider: "tiktok";
+  provider: 'tiktok';
   providerAccountId: string;
   displayName: string | null;
   displayHandle: string | null;
