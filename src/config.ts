@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
+import type { MediaStoreSettings } from './core/media/open-store.js';
 import { DEFAULT_PLANS, PlanTableSchema, type PlanTable } from './core/plans.js';
 
 const boolean = z
@@ -16,6 +17,7 @@ const EnvSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
+  PUBLIC_BASE_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   MONGODB_URI: z
     .string()
@@ -29,6 +31,17 @@ const EnvSchema = z.object({
   MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
   MONGOD_DOWNLOAD: boolean.default(true),
   FERRETDB_CACHE_DIR: z.string().min(1).optional(),
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_MAX_IMAGE_BYTES: positiveInt.default(20 * 1024 * 1024),
+  MEDIA_MAX_VIDEO_BYTES: positiveInt.default(4 * 1024 * 1024 * 1024),
+  MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_PREFIX: z.string().default(''),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_FORCE_PATH_STYLE: boolean.default(false),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   TRUST_PROXY: boolean.default(false),
@@ -60,6 +73,14 @@ export interface Config {
     readonly mongodBinary: string | undefined;
     readonly mongodDownload: boolean;
     readonly ferretCacheDir: string;
+  };
+  readonly media: {
+    /** Where media bytes live: the local directory (MEDIA_DIR) or an S3-compatible bucket. */
+    readonly store: MediaStoreSettings;
+    /** The base of the public media URLs (`/m/...`), which TikTok fetches from. */
+    readonly publicBaseUrl: string;
+    readonly maxImageBytes: number;
+    readonly maxVideoBytes: number;
   };
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
@@ -103,13 +124,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const vars = parsed.data;
+  const problems = mediaStoreProblems(vars);
+  if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, vars.DATA_DIR);
+  const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const plans = loadPlans(vars.POSTDECK_PLANS_FILE && path.resolve(cwd, vars.POSTDECK_PLANS_FILE));
 
   return deepFreeze({
     port: vars.PORT,
     host: vars.HOST,
-    publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     mongo: {
       uri: vars.MONGODB_URI,
@@ -118,6 +142,24 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       mongodBinary: vars.MONGOMS_SYSTEM_BINARY,
       mongodDownload: vars.MONGOD_DOWNLOAD,
       ferretCacheDir: path.resolve(cwd, vars.FERRETDB_CACHE_DIR ?? path.join(dataDir, 'cache', 'ferretdb')),
+    },
+    media: {
+      store:
+        vars.MEDIA_STORE === 's3'
+          ? {
+              kind: 's3',
+              bucket: vars.S3_BUCKET ?? '',
+              prefix: vars.S3_PREFIX,
+              region: vars.S3_REGION,
+              endpoint: vars.S3_ENDPOINT,
+              forcePathStyle: vars.S3_FORCE_PATH_STYLE,
+              accessKeyId: vars.S3_ACCESS_KEY_ID,
+              secretAccessKey: vars.S3_SECRET_ACCESS_KEY,
+            }
+          : { kind: 'local', dir: path.resolve(cwd, vars.MEDIA_DIR ?? path.join(dataDir, 'media')) },
+      publicBaseUrl: vars.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? publicUrl,
+      maxImageBytes: vars.MEDIA_MAX_IMAGE_BYTES,
+      maxVideoBytes: vars.MEDIA_MAX_VIDEO_BYTES,
     },
     logLevel: vars.LOG_LEVEL,
     bodyLimitBytes: vars.BODY_LIMIT_BYTES,
@@ -138,6 +180,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       ci: Boolean(vars.CI) && vars.CI !== 'false',
     },
   });
+}
+
+// Settings that only make sense together, checked after each one parsed on its own.
+function mediaStoreProblems(vars: z.infer<typeof EnvSchema>): string[] {
+  const problems: string[] = [];
+  if (vars.MEDIA_STORE === 's3' && !vars.S3_BUCKET) problems.push('S3_BUCKET: required when MEDIA_STORE is s3');
+  if (Boolean(vars.S3_ACCESS_KEY_ID) !== Boolean(vars.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  return problems;
 }
 
 function loadPlans(file: string | undefined): PlanTable {

@@ -2,6 +2,8 @@ import type { Config } from './config.js';
 import type { CoreDeps } from './core/context.js';
 import { collectionsOf, ensureIndexes } from './core/db/collections.js';
 import { createJobRunner, type JobRunner } from './core/jobs/job-runner.js';
+import { postsUsingMedia } from './core/media/in-use.js';
+import { openMediaStore } from './core/media/open-store.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './core/jobs/registry.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { createHttpApp } from './http/app.js';
@@ -68,6 +70,12 @@ export async function startPostdeck(
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
+        media: {
+          store: openMediaStore(config.media.store),
+          limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
+          publicBaseUrl: config.media.publicBaseUrl,
+          isInUse: postsUsingMedia(core.database.db),
+        },
         logger,
         publicUrl: config.publicUrl,
         bodyLimitBytes: config.bodyLimitBytes,

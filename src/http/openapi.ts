@@ -69,6 +69,9 @@ function toPathConfig(route: AnyRoute): RouteConfig {
       ...(route.params ? { params: route.params as z.ZodObject } : {}),
       ...(route.query ? { query: route.query as z.ZodObject } : {}),
       ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+      ...(route.multipart
+        ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipart.schema } } } }
+        : {}),
     },
     responses,
   };

@@ -24,7 +24,19 @@ export function createPublicRouter(
       const body = route.body
         ? validate(route.body, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body')
         : undefined;
-      const result = await route.handler({ params, query, body, scope });
+      const request = route.multipart ? ctx.req : undefined;
+      let result: unknown;
+      try {
+        result = await route.handler({ params, query, body, scope, ...(request ? { request } : {}) });
+      } catch (error) {
+        // A refused upload may still be arriving: read and drop the rest so the client gets the
+        // answer instead of a reset, and close the connection rather than reuse it.
+        if (request && !request.complete) {
+          ctx.set('Connection', 'close');
+          request.resume();
+        }
+        throw error;
+      }
       ctx.status = route.success.status;
       if (route.success.status !== 204) ctx.body = result;
     });

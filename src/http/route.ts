@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Scope } from '../core/context.js';
 import type { ErrorCode } from '../core/errors.js';
@@ -10,6 +11,8 @@ export interface RouteInput<Params, Query, Body> {
   query: Query;
   body: Body;
   scope: Scope;
+  /** The unread request, given only to `multipart` routes, which stream their own body. */
+  request?: IncomingMessage;
 }
 
 /**
@@ -26,6 +29,11 @@ export interface RouteDefinition<Params = unknown, Query = unknown, Body = unkno
   params?: z.ZodType<Params>;
   query?: z.ZodType<Query>;
   body?: z.ZodType<Body>;
+  /**
+   * A multipart/form-data body the handler streams itself (uploads); `schema` only documents it.
+   * The router neither reads nor validates such a body.
+   */
+  multipart?: { schema: z.ZodType };
   /** Success status and body schema; 204 has no body. */
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType<Result> };
   /** Error codes this operation can answer with, documented in OpenAPI. */

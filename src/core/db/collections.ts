@@ -9,6 +9,9 @@ import type {
   InvitationDoc,
   LeaseDoc,
   LedgerDoc,
+  MediaDoc,
+  MediaFolderDoc,
+  MediaFolderNameDoc,
   MembershipDoc,
   PlatformDoc,
   PositionHintDoc,
@@ -40,6 +43,9 @@ export interface Collections {
   deviceCodes: Collection<DeviceCodeDoc>;
   deviceDecisions: Collection<DeviceDecisionDoc>;
   deviceUserCodes: Collection<DeviceUserCodeDoc>;
+  media: Collection<MediaDoc>;
+  mediaFolders: Collection<MediaFolderDoc>;
+  mediaFolderNames: Collection<MediaFolderNameDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -56,12 +62,7 @@ const INDEXES: IndexTable = {
   invitations: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }, { key: { expiresAt: 1 } }],
   apiKeys: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }],
   apiKeyUsage: [],
-  platforms: [
-    {
-      key: { workspaceId: 1, provider: 1, providerAccountId: 1 },
-      unique: true,
-    },
-  ],
+  platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
   leases: [{ key: { key: 1, generation: -1 } }, { key: { expiresAt: 1 } }],
   ledger: [{ key: { pool: 1, period: 1 } }],
   positionHints: [],
@@ -70,6 +71,10 @@ const INDEXES: IndexTable = {
   deviceCodes: [{ key: { deviceCodeHash: 1 }, unique: true }, { key: { userCode: 1 } }, { key: { expiresAt: 1 } }],
   deviceDecisions: [],
   deviceUserCodes: [{ key: { expiresAt: 1 } }],
+  media: [{ key: { workspaceId: 1, createdAt: -1, _id: -1 } }, { key: { workspaceId: 1, folderId: 1, createdAt: -1 } }],
+  // Names are unique per workspace through media_folder_names' `_id`, not an index here.
+  mediaFolders: [{ key: { workspaceId: 1, nameKey: 1 } }],
+  mediaFolderNames: [],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -91,6 +96,9 @@ const NAMES: { [K in keyof Collections]: string } = {
   deviceCodes: 'device_codes',
   deviceDecisions: 'device_decisions',
   deviceUserCodes: 'device_user_codes',
+  media: 'media',
+  mediaFolders: 'media_folders',
+  mediaFolderNames: 'media_folder_names',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -1,0 +1,66 @@
+import type { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { AppError } from '../errors.js';
+import type { MediaStore, StoredObject } from './store.js';
+import { newStorageKey } from './store.js';
+
+/** Longest side of a preview image, in pixels. */
+export const PREVIEW_MAX_SIDE = 512;
+
+/** An image's size plus its stored preview. */
+export interface ImageFacts {
+  width: number;
+  height: number;
+  preview: StoredObject & { storageKey: string; mimeType: 'image/webp' };
+}
+
+/**
+ * Reads the stored image's dimensions and stores a WebP preview at most 512 px on its longest
+ * side. An image that sniffs right but cannot be decoded is `invalid_media_file`.
+ */
+export async function describeImage(store: MediaStore, storageKey: string): Promise<ImageFacts> {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    const meta = await (await store.get(storageKey)).pipe(sharp()).metadata();
+    ({ width, height } = meta);
+  } catch {
+    throw new AppError('invalid_media_file', 'The image could not be decoded');
+  }
+  if (!width || !height) throw new AppError('invalid_media_file', 'The image has no dimensions');
+  const resizer = sharp()
+    .rotate()
+    .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80 });
+  const previewKey = newStorageKey();
+  const source: Readable = (await store.get(storageKey)).pipe(resizer);
+  try {
+    const stored = await store.put(previewKey, source);
+    return { width, height, preview: { ...stored, storageKey: previewKey, mimeType: 'image/webp' } };
+  } catch {
+    await store.delete(previewKey);
+    throw new AppError('invalid_media_file', 'The image could not be decoded');
+  }
+}
+
+let placeholder: Promise<Buffer> | undefined;
+
+/**
+ * The preview served for videos: no frame grabber (ffmpeg) ships with Postdeck, so every video
+ * gets the same generated picture, a play symbol on a dark square. Made once per process.
+ */
+export function videoPlaceholder(): Promise<Buffer> {
+  placeholder ??= sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">` +
+        `<rect width="512" height="512" fill="#1f2430"/>` +
+        `<circle cx="256" cy="230" r="110" fill="#3a4254"/>` +
+        `<polygon points="220,170 220,290 320,230" fill="#f2f4f8"/>` +
+        `<text x="256" y="420" font-family="sans-serif" font-size="48" fill="#f2f4f8" text-anchor="middle">video</text>` +
+        `</svg>`,
+    ),
+  )
+    .webp({ quality: 80 })
+    .toBuffer();
+  return placeholder;
+}

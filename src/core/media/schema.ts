@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { MEDIA_MIME_TYPES } from './sniff.js';
+
+/** A media object (spec section 2); shared by every adapter. */
+export const MediaSchema = z
+  .object({
+    id: z.uuid(),
+    storageKey: z.string().describe('opaque key of the bytes in the media store'),
+    publicUrl: z.url().describe('where anyone (TikTok included) can fetch the bytes; unguessable'),
+    previewUrl: z.url().describe('a small preview image (a placeholder for videos)'),
+    mimeType: z.string(),
+    size: z.int().nullable(),
+    mediaType: z.enum(['image', 'video', 'audio', 'file']),
+    originalFileName: z.string(),
+    status: z.enum(['PENDING', 'READY']),
+    source: z.enum(['upload', 'composite', 'generated']),
+    thumbnailMetadata: z.record(z.string(), z.unknown()).nullable().describe('images: { width, height }'),
+    finalizedAt: z.iso.datetime().nullable(),
+    folderId: z.uuid().nullable().describe('null means the root'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Media' });
+
+/** `{media: [...]}` plus the cursor of the next page when there is one. */
+export const MediaListSchema = z
+  .object({
+    media: z.array(MediaSchema),
+    nextCursor: z.string().optional().describe('pass as `cursor` for the next page; absent on the last page'),
+  })
+  .meta({ id: 'MediaList' });
+
+/** A media folder (spec section 2); `organizationId` is the workspace. */
+export const MediaFolderSchema = z
+  .object({
+    id: z.uuid(),
+    organizationId: z.uuid(),
+    name: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'MediaFolder' });
+
+export const MediaFolderListSchema = z.object({ folders: z.array(MediaFolderSchema) }).meta({ id: 'MediaFolderList' });
+
+/** A folder id, or the string `null` for the root (spec: folderId query and upload field). */
+export const FolderRefSchema = z
+  .union([z.literal('null'), z.uuid()])
+  .describe('a folder uuid, or the string null for the root');
+
+export const ListMediaQuerySchema = z.object({
+  folderId: FolderRefSchema.optional().describe('a folder uuid, the string null for the root; omitted lists all'),
+  mediaType: z.enum(['image', 'video']).optional(),
+  source: z.enum(['upload', 'composite', 'generated', 'all']).default('upload'),
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe('page size, 1 to 500; default 100'),
+  cursor: z.string().min(1).max(200).optional().describe('nextCursor of the previous page'),
+});
+
+/** The text fields of an upload; `file` travels as the binary part. */
+export const UploadFieldsSchema = z.object({
+  fileName: z.string().trim().min(1).max(255).optional().describe("overrides the uploaded file's name"),
+  mimeType: z
+    .string()
+    .optional()
+    .describe('image/jpeg, image/webp, video/mp4, video/webm or video/quicktime; must match the bytes'),
+  mediaType: z.string().optional().describe('image or video; must match the bytes'),
+  folderId: FolderRefSchema.optional(),
+});
+
+/**
+ * The multipart body as OpenAPI documents it. The types are listed as enums here, while the
+ * fields themselves accept any string, because the spec answers a wrong type with
+ * `invalid_media_file`, not with a validation error.
+ */
+export const UploadBodySchema = UploadFieldsSchema.extend({
+  mimeType: z.enum(MEDIA_MIME_TYPES).optional().describe('inferred from the bytes when omitted; must match them'),
+  mediaType: z.enum(['image', 'video']).optional().describe('inferred from the MIME type when omitted'),
+  file: z.string().meta({ format: 'binary' }).describe('the image or video'),
+}).meta({ id: 'MediaUpload' });
+
+export const FolderNameSchema = z.string().trim().min(1).max(255);
+
+export const CreateFolderBodySchema = z.object({ name: FolderNameSchema });
+
+export const UpdateFolderBodySchema = z.object({ name: FolderNameSchema });
+
+export const UpdateMediaBodySchema = z.object({
+  folderId: z.uuid().nullable().describe('the folder to move the media to; null for the root'),
+});
+
+export const IdParamsSchema = z.object({ id: z.uuid() });

@@ -1,0 +1,105 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { CoreDeps, Scope } from '../context.js';
+import type { MediaDoc } from '../db/documents.js';
+import { AppError } from '../errors.js';
+import type { MediaDeps } from './deps.js';
+import { requireFolder } from './folders.js';
+import type { IngestedFile } from './ingest.js';
+import { describeImage } from './preview.js';
+import type { UploadFieldsSchema } from './schema.js';
+import { MEDIA_MIME_TYPES, mediaTypeOf } from './sniff.js';
+import { toMedia, type Media } from './view.js';
+
+/** The validated text fields of an upload. */
+export type UploadFields = z.infer<typeof UploadFieldsSchema>;
+
+/**
+ * Turns an ingested file into a READY media object: checks the declared type against the sniffed
+ * one and the folder against the workspace, records an image's size and preview, then inserts.
+ * On any failure the stored bytes are deleted, so a refused upload leaves nothing behind.
+ */
+export async function createUploadedMedia(
+  deps: CoreDeps,
+  media: MediaDeps,
+  scope: Scope,
+  file: IngestedFile,
+  fields: UploadFields & { uploadedName?: string | undefined },
+): Promise<Media> {
+  let previewKey: string | undefined;
+  try {
+    checkDeclaredType(file, fields);
+    const folderId = fields.folderId === undefined || fields.folderId === 'null' ? null : fields.folderId;
+    if (folderId) await requireFolder(deps, scope, folderId);
+
+    const mediaType = mediaTypeOf(file.mimeType);
+    let thumbnailMetadata: Record<string, unknown> | null = null;
+    let preview: MediaDoc['preview'] = null;
+    if (mediaType === 'image') {
+      const facts = await describeImage(media.store, file.storageKey);
+      previewKey = facts.preview.storageKey;
+      thumbnailMetadata = { width: facts.width, height: facts.height };
+      preview = facts.preview;
+    }
+    const now = deps.now();
+    const doc: MediaDoc = {
+      _id: randomUUID(),
+      workspaceId: scope.workspaceId,
+      source: 'upload',
+      status: 'READY',
+      storageKey: file.storageKey,
+      publicToken: randomBytes(16).toString('hex'),
+      mimeType: file.mimeType,
+      mediaType,
+      size: file.size,
+      sha256: file.sha256,
+      originalFileName: fields.fileName ?? fields.uploadedName ?? defaultName(file.mimeType),
+      folderId,
+      thumbnailMetadata,
+      preview,
+      finalizedAt: now,
+      createdAt: now,
+    };
+    await deps.db.media.insertOne(doc);
+    return toMedia(doc, media.publicBaseUrl);
+  } catch (error) {
+    await discardIngested(media, file);
+    if (previewKey) await media.store.delete(previewKey);
+    throw error;
+  }
+}
+
+/** Deletes the bytes of an ingested file that will not become a media object. */
+export async function discardIngested(media: MediaDeps, file: IngestedFile): Promise<void> {
+  await media.store.delete(file.storageKey);
+}
+
+function checkDeclaredType(file: IngestedFile, fields: UploadFields): void {
+  if (fields.mimeType !== undefined) {
+    if (!(MEDIA_MIME_TYPES as readonly string[]).includes(fields.mimeType)) {
+      throw new AppError('invalid_media_file', `mimeType must be one of ${MEDIA_MIME_TYPES.join(', ')}`);
+    }
+    if (fields.mimeType !== file.mimeType) {
+      throw new AppError(
+        'invalid_media_file',
+        `The file was declared ${fields.mimeType} but its content is ${file.mimeType}`,
+      );
+    }
+  }
+  if (fields.mediaType !== undefined) {
+    if (fields.mediaType !== 'image' && fields.mediaType !== 'video') {
+      throw new AppError('invalid_media_file', 'mediaType must be image or video');
+    }
+    if (fields.mediaType !== mediaTypeOf(file.mimeType)) {
+      throw new AppError(
+        'invalid_media_file',
+        `The file was declared ${fields.mediaType} but its content is ${mediaTypeOf(file.mimeType)}`,
+      );
+    }
+  }
+}
+
+function defaultName(mimeType: string): string {
+  const extension = { 'image/jpeg': 'jpg', 'image/webp': 'webp', 'video/mp4': 'mp4', 'video/webm': 'webm' };
+  return `upload.${extension[mimeType as keyof typeof extension] ?? 'mov'}`;
+}

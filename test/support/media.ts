@@ -1,0 +1,91 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import type { CoreDeps } from '../../src/core/context.js';
+import type { MediaDoc } from '../../src/core/db/documents.js';
+import type { TestServer } from './http.js';
+
+/** A real JPEG of the given size, made with sharp at test time. */
+export function makeJpeg(width = 640, height = 480): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+    .jpeg()
+    .toBuffer();
+}
+
+/** A real WebP image. */
+export function makeWebp(width = 300, height = 900): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 140, b: 90 } } })
+    .webp()
+    .toBuffer();
+}
+
+/** A real PNG image (not a type the spec accepts). */
+export function makePng(): Promise<Buffer> {
+  return sharp({ create: { width: 64, height: 64, channels: 4, background: '#336699' } })
+    .png()
+    .toBuffer();
+}
+
+/** An MP4 as far as sniffing goes: an `ftyp` box with brand `isom`, then `payloadBytes` of payload. */
+export function makeMp4(payloadBytes = 4096, brand = 'isom'): Buffer {
+  const ftyp = Buffer.alloc(24);
+  ftyp.writeUInt32BE(24, 0);
+  ftyp.write('ftyp', 4, 'latin1');
+  ftyp.write(brand, 8, 'latin1');
+  ftyp.writeUInt32BE(512, 12);
+  ftyp.write('isommp41', 16, 'latin1');
+  const mdat = Buffer.alloc(8);
+  mdat.writeUInt32BE(8 + payloadBytes, 0);
+  mdat.write('mdat', 4, 'latin1');
+  return Buffer.concat([ftyp, mdat, randomBytes(payloadBytes)]);
+}
+
+/** Posts a multipart upload with `fields` and, unless `file` is null, a `file` part. */
+export async function upload(
+  server: TestServer,
+  apiKey: string | undefined,
+  file: { bytes: Buffer; name?: string; type?: string } | null,
+  fields: Record<string, string> = {},
+): Promise<Response> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (file) {
+    const blob = new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' });
+    form.append('file', blob, file.name ?? 'upload.bin');
+  }
+  return server.request('/public/v1/media', { method: 'POST', body: form, ...(apiKey ? { apiKey } : {}) });
+}
+
+/** A media document stored directly (composite and generated media have no upload endpoint). */
+export async function buildMedia(
+  deps: CoreDeps,
+  workspaceId: string,
+  overrides: Partial<MediaDoc> = {},
+): Promise<MediaDoc> {
+  const now = new Date();
+  const doc: MediaDoc = {
+    _id: randomUUID(),
+    workspaceId,
+    source: 'upload',
+    status: 'READY',
+    storageKey: randomBytes(16).toString('hex'),
+    publicToken: randomBytes(16).toString('hex'),
+    mimeType: 'image/jpeg',
+    mediaType: 'image',
+    size: 1000,
+    sha256: '0'.repeat(64),
+    originalFileName: 'built.jpg',
+    folderId: null,
+    thumbnailMetadata: { width: 10, height: 10 },
+    preview: null,
+    finalizedAt: now,
+    createdAt: now,
+    ...overrides,
+  };
+  await deps.db.media.insertOne(doc);
+  return doc;
+}
+
+/** The path part of a public URL, to request it from the test server. */
+export function pathOf(url: string): string {
+  return new URL(url).pathname;
+}
