@@ -17,6 +17,10 @@ const ADAPTER_IMPORTS = [
     group: ['**/http/**', '**/mcp/**', '**/bots/**', '**/cli/**', '../http', '../mcp', '../bots'],
     message: 'src/core must not import an adapter: adapters depend on core, never the other way.',
   },
+  {
+    group: ['**/emulators/**', '../emulators'],
+    message: 'src/core must not import an emulator: emulators stand in for providers, over HTTP only.',
+  },
 ];
 
 export default tseslint.config(

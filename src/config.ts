@@ -58,6 +58,10 @@ const EnvSchema = z.object({
   POSTDECK_CONFIG_DIR: z.string().min(1).optional(),
   XDG_CONFIG_HOME: z.string().min(1).optional(),
   CI: z.string().optional(),
+  TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
+  TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
+  TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
+  TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
 });
 
 /** The parsed, frozen settings object handed to the composition root. */
@@ -99,6 +103,13 @@ export interface Config {
     /** Running under CI: never try to open a browser. */
     readonly ci: boolean;
   };
+  /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
+  readonly tiktok: {
+    readonly clientKey: string | undefined;
+    readonly clientSecret: string | undefined;
+    readonly authBaseUrl: string;
+    readonly apiBaseUrl: string;
+  };
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -124,7 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const vars = parsed.data;
-  const problems = mediaStoreProblems(vars);
+  const problems = combinationProblems(vars);
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, vars.DATA_DIR);
   const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
@@ -179,15 +190,24 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       defaultServer: vars.POSTDECK_SERVER ?? vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
       ci: Boolean(vars.CI) && vars.CI !== 'false',
     },
+    tiktok: {
+      clientKey: vars.TIKTOK_CLIENT_KEY,
+      clientSecret: vars.TIKTOK_CLIENT_SECRET,
+      authBaseUrl: vars.TIKTOK_AUTH_BASE_URL.replace(/\/+$/, ''),
+      apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
+    },
   });
 }
 
 // Settings that only make sense together, checked after each one parsed on its own.
-function mediaStoreProblems(vars: z.infer<typeof EnvSchema>): string[] {
+function combinationProblems(vars: z.infer<typeof EnvSchema>): string[] {
   const problems: string[] = [];
   if (vars.MEDIA_STORE === 's3' && !vars.S3_BUCKET) problems.push('S3_BUCKET: required when MEDIA_STORE is s3');
   if (Boolean(vars.S3_ACCESS_KEY_ID) !== Boolean(vars.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  if (Boolean(vars.TIKTOK_CLIENT_KEY) !== Boolean(vars.TIKTOK_CLIENT_SECRET)) {
+    problems.push('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET: set both or neither');
   }
   return problems;
 }

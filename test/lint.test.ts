@@ -29,6 +29,14 @@ describe('the dependency rule', () => {
     expect(messages).toContainEqual(expect.stringMatching(/^no-restricted-imports: .*must not import an adapter/));
   });
 
+  it('fails when core imports the TikTok emulator', async () => {
+    const messages = await lintProbe(
+      'src/core',
+      "export { startTikTokEmulator } from '../../emulators/tiktok/server.js';\n",
+    );
+    expect(messages).toContainEqual(expect.stringMatching(/^no-restricted-imports: .*must not import an emulator/));
+  });
+
   it('allows the same import in an adapter', async () => {
     const messages = await lintProbe('src/http', "import Koa from 'koa';\nexport const app = new Koa();\n");
     expect(messages).toEqual([]);

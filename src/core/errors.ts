@@ -19,6 +19,7 @@ export const ErrorCodes = Object.freeze({
   payload_too_large: 'payload_too_large',
   unsupported_media_type: 'unsupported_media_type',
   rate_limited: 'rate_limited',
+  provider_error: 'provider_error',
   internal_error: 'internal_error',
 } as const);
 

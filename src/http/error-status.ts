@@ -19,6 +19,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  provider_error: 502,
 });
 
 /** The code for a bare HTTP error status (thrown by Koa itself), so every body carries a code. */
