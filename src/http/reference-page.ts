@@ -1,3 +1,5 @@
+import { escapeHtml } from './escape-html.js';
+
 /** Renders a small, dependency-free HTML reference of the OpenAPI document. */
 export function renderReferencePage(document: OpenApiLike): string {
   const sections = Object.entries(document.paths ?? {}).flatMap(([path, operations]) =>
@@ -36,9 +38,4 @@ function renderOperation(
     value === undefined ? '' : `<h3>${title}</h3><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
   return `<section><h2><span class="m">${escapeHtml(method)}</span> <code>${escapeHtml(path)}</code></h2>
 <p>${escapeHtml(op.summary ?? '')}</p>${block('Parameters', op.parameters)}${block('Request body', op.requestBody)}${block('Responses', op.responses)}</section>`;
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -9,12 +9,19 @@ import type { DeviceAuthorization } from '../../src/core/device/start.js';
 import { USER_CODE_ALPHABET } from '../../src/core/device/user-code.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, postJson, readResponse, testClock, withClock, type TestUser } from '../support/identity.js';
+import {
+  buildUser,
+  newClientAddress,
+  postJson,
+  readResponse,
+  testClock,
+  withClock,
+  type TestUser,
+} from '../support/identity.js';
 
 const clock = testClock();
 let t: TestDatabase;
 let server: TestServer;
-let subnet = 0;
 
 beforeAll(async () => {
   t = withClock(await openTestDatabase(), clock);
@@ -25,12 +32,6 @@ afterAll(async () => {
   await server.stop();
   await t.close();
 });
-
-/** A fresh client address per call, so tests never share an address's allowance. */
-function newAddress(): string {
-  subnet += 1;
-  return `10.${subnet}.0.1`;
-}
 
 async function start(): Promise<DeviceAuthorization> {
   return (await (
@@ -68,7 +69,7 @@ describe('guessing user codes', () => {
     const started = await start();
     const attacker = await buildUser(t.deps);
     const owner = await buildUser(t.deps);
-    const attackerAddress = newAddress();
+    const attackerAddress = newClientAddress();
     for (let i = 1; i <= WRONG_CODES_PER_USER; i++) {
       const { status, body } = await readResponse(
         await approveAs(attacker, farFrom(started.user_code, i), attackerAddress),
@@ -83,9 +84,9 @@ describe('guessing user codes', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     // Throttled means throttled: even the right code is refused, so it cannot serve as an oracle.
-    expect((await approveAs(attacker, started.user_code, newAddress())).status).toBe(429);
+    expect((await approveAs(attacker, started.user_code, newClientAddress())).status).toBe(429);
 
-    const approved = await readResponse(await approveAs(owner, started.user_code, newAddress()));
+    const approved = await readResponse(await approveAs(owner, started.user_code, newClientAddress()));
     expect(approved).toEqual({ status: 200, body: { status: 'approved', organizationId: owner.workspaceId } });
     const polled = await readResponse(
       await postJson(server, '/auth/device/token', { device_code: started.device_code }),
@@ -96,7 +97,7 @@ describe('guessing user codes', () => {
   it(`throttles an address after ${WRONG_CODES_PER_ADDRESS} wrong codes from any users; others are unaffected`, async () => {
     const started = await start();
     const owner = await buildUser(t.deps);
-    const shared = newAddress();
+    const shared = newClientAddress();
     const attackers = await Promise.all([1, 2, 3, 4].map(() => buildUser(t.deps)));
     let sent = 0;
     for (const attacker of attackers.slice(0, 3)) {
@@ -109,14 +110,14 @@ describe('guessing user codes', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     // The same fresh user from another address is fine, and so is the owner.
-    expect((await approveAs(fresh, farFrom(started.user_code, 2), newAddress())).status).toBe(404);
-    expect((await approveAs(owner, started.user_code, newAddress())).status).toBe(200);
+    expect((await approveAs(fresh, farFrom(started.user_code, 2), newClientAddress())).status).toBe(404);
+    expect((await approveAs(owner, started.user_code, newClientAddress())).status).toBe(200);
   });
 
   it('lets the window pass: a throttled user may try again in the next window', async () => {
     const started = await start();
     const user = await buildUser(t.deps);
-    const address = newAddress();
+    const address = newClientAddress();
     for (let i = 1; i <= WRONG_CODES_PER_USER; i++) await approveAs(user, farFrom(started.user_code, i), address);
     const throttled = await approveAs(user, started.user_code, address);
     expect(throttled.status).toBe(429);
@@ -130,10 +131,10 @@ describe('guessing user codes', () => {
     const nearMisses = [[0], [7], [3, 4], [1, 6], [2]];
     for (const positions of nearMisses) {
       const guesser = await buildUser(t.deps);
-      expect((await approveAs(guesser, nearTo(started.user_code, positions), newAddress())).status).toBe(404);
+      expect((await approveAs(guesser, nearTo(started.user_code, positions), newClientAddress())).status).toBe(404);
     }
     // Locked: the real code no longer approves, and the device is told to start over.
-    expect((await approveAs(owner, started.user_code, newAddress())).status).toBe(404);
+    expect((await approveAs(owner, started.user_code, newClientAddress())).status).toBe(404);
     const polled = await readResponse(
       await postJson(server, '/auth/device/token', { device_code: started.device_code }),
     );
@@ -144,20 +145,20 @@ describe('guessing user codes', () => {
     const started = await start();
     const owner = await buildUser(t.deps);
     const guesser = await buildUser(t.deps);
-    const address = newAddress();
+    const address = newClientAddress();
     for (const positions of [[0], [1], [2, 3], [4, 5]]) {
       expect((await approveAs(guesser, nearTo(started.user_code, positions), address)).status).toBe(404);
     }
     for (let i = 1; i <= 5; i++) {
       expect((await approveAs(guesser, farFrom(started.user_code, i), address)).status).toBe(404);
     }
-    expect((await approveAs(owner, started.user_code, newAddress())).status).toBe(200);
+    expect((await approveAs(owner, started.user_code, newClientAddress())).status).toBe(200);
   });
 
   it('guards the description lookup the same way', async () => {
     const started = await start();
     const user = await buildUser(t.deps);
-    const submitter = { userId: user.user.id, address: newAddress() };
+    const submitter = { userId: user.user.id, address: newClientAddress() };
     await expect(describeDeviceCode(t.deps, submitter, started.user_code.toLowerCase())).resolves.toMatchObject({
       userCode: started.user_code,
       clientName: 'guess-test',

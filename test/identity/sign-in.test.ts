@@ -3,12 +3,11 @@ import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS, signIn } from '
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, postJson, readResponse, testClock, withClock } from '../support/identity.js';
+import { buildUser, newClientAddress, postJson, readResponse, testClock, withClock } from '../support/identity.js';
 
 const clock = testClock();
 let t: TestDatabase;
 let server: TestServer;
-let subnet = 0;
 
 beforeAll(async () => {
   t = withClock(await openTestDatabase(), clock);
@@ -19,12 +18,7 @@ afterAll(async () => {
   await t.close();
 });
 
-function newAddress(): string {
-  subnet += 1;
-  return `10.${subnet}.0.1`;
-}
-
-function signInAs(email: string, password: string, address = newAddress()): Promise<Response> {
+function signInAs(email: string, password: string, address = newClientAddress()): Promise<Response> {
   return postJson(server, '/auth/signin', { email, password }, { headers: { 'x-forwarded-for': address } });
 }
 
@@ -74,7 +68,7 @@ describe('POST /auth/signin', () => {
     await t.deps.db.users.updateOne({ _id: tenant.userId }, { $set: { email: 'nopassword@example.test' } });
     for (const password of ['', 'anything at all']) {
       await expect(
-        signIn(t.deps, { email: 'nopassword@example.test', password, address: newAddress() }),
+        signIn(t.deps, { email: 'nopassword@example.test', password, address: newClientAddress() }),
       ).rejects.toMatchObject({
         code: 'invalid_credentials',
       });
@@ -110,14 +104,14 @@ describe('sign-in rate limits', () => {
 
   it(`refuses an address after ${LOGIN_FAILURES_PER_ADDRESS} failures across accounts`, async () => {
     const user = await buildUser(t.deps);
-    const address = newAddress();
+    const address = newClientAddress();
     for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) {
       expect((await signInAs(`guess-${i}@example.test`, 'some password', address)).status).toBe(401);
     }
     const refused = await signInAs(user.email, user.password, address);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await signInAs(user.email, user.password, newAddress())).status).toBe(200);
+    expect((await signInAs(user.email, user.password, newClientAddress())).status).toBe(200);
   });
 });
 

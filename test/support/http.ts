@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Middleware } from 'koa';
 import type { MediaDeps } from '../../src/core/media/deps.js';
 import { postsUsingMedia } from '../../src/core/media/in-use.js';
 import { createLocalMediaStore } from '../../src/core/media/local-store.js';
@@ -25,7 +24,6 @@ export async function startTestServer(
   database: TestDatabase,
   options: {
     bodyLimitBytes?: number;
-    extra?: Middleware;
     /** Overrides of the media settings (limits, base URL); the store is a temporary directory. */
     media?: Partial<MediaDeps>;
     /** Overrides of the app's settings (trust X-Forwarded-For, open sign-up, user-code prefix, cookies). */

@@ -74,3 +74,11 @@ export async function readResponse(
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
 }
+
+let subnet = 0;
+
+/** A fresh client address per call (for servers that trust X-Forwarded-For), so tests never share an address's limits. */
+export function newClientAddress(): string {
+  subnet += 1;
+  return `10.${subnet}.0.1`;
+}

@@ -1,13 +1,12 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import type { ApiKeyDoc } from '../db/documents.js';
 import { findSecretTarget, registerSecret } from '../db/secret-lookups.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
+import { hashSecret, hasSecretTokenShape, newSecretToken } from '../identity/tokens.js';
 
 export const API_KEY_PREFIX = 'service_sk_';
-const SECRET_BYTES = 32; // 256 bits of randomness
 const DISPLAY_PREFIX_CHARS = 8;
-const KEY_SHAPE = /^service_sk_[A-Za-z0-9_-]{43}$/;
 // Writing lastUsedAt on every request would turn each read into a write; a minute is precise enough.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -26,16 +25,16 @@ export async function mintApiKey(
   deps: CoreDeps,
   input: { workspaceId: string; accountId: string; userId: string | null; name: string },
 ): Promise<{ apiKey: string; view: ApiKeyView }> {
-  const secret = randomBytes(SECRET_BYTES).toString('base64url');
-  const apiKey = `${API_KEY_PREFIX}${secret}`;
+  // 256 random bits, stored only as a SHA-256 (see tokens.ts for why a fast hash is right).
+  const apiKey = newSecretToken(API_KEY_PREFIX);
   const doc: ApiKeyDoc = {
     _id: randomUUID(),
     workspaceId: input.workspaceId,
     accountId: input.accountId,
     userId: input.userId,
     name: input.name,
-    prefix: `${API_KEY_PREFIX}${secret.slice(0, DISPLAY_PREFIX_CHARS)}`,
-    hash: hashApiKey(apiKey),
+    prefix: apiKey.slice(0, API_KEY_PREFIX.length + DISPLAY_PREFIX_CHARS),
+    hash: hashSecret(apiKey),
     createdAt: deps.now(),
     revokedAt: null,
   };
@@ -46,8 +45,8 @@ export async function mintApiKey(
 
 /** Resolves a presented key to its scope, or throws `invalid_api_key` (wrong, malformed or revoked). */
 export async function authenticateApiKey(deps: CoreDeps, presented: string): Promise<Scope> {
-  if (!KEY_SHAPE.test(presented)) throw invalidKey();
-  const keyId = await findSecretTarget(deps.db.secretLookups, 'api_key', hashApiKey(presented));
+  if (!hasSecretTokenShape(presented, API_KEY_PREFIX)) throw invalidKey();
+  const keyId = await findSecretTarget(deps.db.secretLookups, 'api_key', hashSecret(presented));
   const doc = keyId === null ? null : await deps.db.apiKeys.findOne({ _id: keyId });
   if (!doc || doc.revokedAt) throw invalidKey();
 
@@ -77,11 +76,6 @@ export async function revokeApiKey(deps: CoreDeps, scope: Scope, keyId: string):
     const exists = await deps.db.apiKeys.countDocuments({ _id: keyId, workspaceId: scope.workspaceId });
     if (exists === 0) throw notFound('API key');
   }
-}
-
-/** The stored form of a key. A fast hash is right here: keys carry 256 random bits. */
-export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex');
 }
 
 function invalidKey(): AppError {

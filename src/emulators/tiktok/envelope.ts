@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
+import { readBodyText } from '../../http/middleware/read-body.js';
 
 /** A TikTok-shaped log id: `YYYYMMDDhhmmss` plus hex (contract 2). */
 export function logId(): string {
@@ -25,25 +26,13 @@ export function oauthError(ctx: Context, status: number, error: string, descript
   ctx.body = { error, error_description: description, log_id: logId() };
 }
 
-/** Reads the raw request body as text (the emulator has no body-parser dependency). */
-export async function readText(ctx: Context, limit = 1024 * 1024): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new Error('request body too large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Reads a request body of at most 1 MiB as text (the emulator answers any failure generically). */
+export function readText(ctx: Context): Promise<string> {
+  return readBodyText(ctx, 1024 * 1024);
 }
 
 /** Reads a form body, or undefined when the request is not `application/x-www-form-urlencoded`. */
 export async function readForm(ctx: Context): Promise<URLSearchParams | undefined> {
   if (!ctx.is('application/x-www-form-urlencoded')) return undefined;
   return new URLSearchParams(await readText(ctx));
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
