@@ -19,6 +19,17 @@ import { bootstrapTenant } from '../src/core/tenancy/bootstrap.js';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded/index.js';
 import { createLogger } from '../src/logger.js';
 import { DEFAULT_PLANS } from '../src/core/plans.js';
+import { createSecretBox, newSecretKey } from '../src/core/crypto/secret-box.js';
+import { TikTokHttp } from '../src/core/providers/tiktok/http.js';
+
+// The bench only mints a key and uploads; it never calls TikTok.
+const NO_TIKTOK = {
+  authBaseUrl: 'http://127.0.0.1:9',
+  apiBaseUrl: 'http://127.0.0.1:9',
+  clientKey: 'unused',
+  clientSecret: 'unused',
+  redirectUri: 'http://127.0.0.1:9/callback',
+};
 
 const FILE_BYTES = 1024 * 1024 * 1024;
 const RSS_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -62,6 +73,8 @@ async function main(): Promise<void> {
       plans: DEFAULT_PLANS,
       logger: createLogger({ level: 'silent' }),
       now: () => new Date(),
+      secrets: createSecretBox(newSecretKey()),
+      tiktok: new TikTokHttp(NO_TIKTOK, createLogger({ level: 'silent' })),
     };
     const { apiKey } = await bootstrapTenant(deps, { workspaceName: 'bench' });
     await waitForOk(`http://127.0.0.1:${port}/healthz`);

@@ -62,6 +62,10 @@ const EnvSchema = z.object({
   TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
   TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
   TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+    .optional(),
 });
 
 /** The parsed, frozen settings object handed to the composition root. */
@@ -104,6 +108,8 @@ export interface Config {
     readonly ci: boolean;
   };
   /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
+  /** The key (base64) that seals provider tokens at rest; when unset, a key file under DATA_DIR is created and used. */
+  readonly tokenEncryptionKey: string | undefined;
   readonly tiktok: {
     readonly clientKey: string | undefined;
     readonly clientSecret: string | undefined;
@@ -190,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       defaultServer: vars.POSTDECK_SERVER ?? vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
       ci: Boolean(vars.CI) && vars.CI !== 'false',
     },
+    tokenEncryptionKey: vars.TOKEN_ENCRYPTION_KEY,
     tiktok: {
       clientKey: vars.TIKTOK_CLIENT_KEY,
       clientSecret: vars.TIKTOK_CLIENT_SECRET,

@@ -1,9 +1,13 @@
 import type { Config } from './config.js';
 import type { CoreDeps } from './core/context.js';
+import { resolveSecretKey } from './core/crypto/key-file.js';
+import { createSecretBox } from './core/crypto/secret-box.js';
 import { collectionsOf, ensureIndexes } from './core/db/collections.js';
 import { createJobRunner, type JobRunner } from './core/jobs/job-runner.js';
 import { postsUsingMedia } from './core/media/in-use.js';
 import { openMediaStore } from './core/media/open-store.js';
+import { TikTokHttp } from './core/providers/tiktok/http.js';
+import { tiktokClientConfig } from './tiktok-setup.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './core/jobs/registry.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { createHttpApp } from './http/app.js';
@@ -37,7 +41,14 @@ export async function openCore(config: Config, logger: Logger): Promise<Core> {
     await database.close();
     throw error;
   }
-  const deps: CoreDeps = { db: collectionsOf(database.db), plans: config.plans, logger, now: () => new Date() };
+  const deps: CoreDeps = {
+    db: collectionsOf(database.db),
+    plans: config.plans,
+    logger,
+    now: () => new Date(),
+    secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
+    tiktok: new TikTokHttp(tiktokClientConfig(config), logger),
+  };
   const jobs = createJobRunner({
     db: database.db,
     deps,

@@ -1,13 +1,19 @@
 import type { Logger } from '../logger.js';
+import type { SecretBox } from './crypto/secret-box.js';
 import type { Collections } from './db/collections.js';
 import type { PlanTable } from './plans.js';
+import type { TikTokHttp } from './providers/tiktok/http.js';
 
-/** What every use case may use: the collections, the plan table, a logger and the clock. */
+/** What every use case may use: the collections, the plan table, a logger, the clock and the providers. */
 export interface CoreDeps {
   readonly db: Collections;
   readonly plans: PlanTable;
   readonly logger: Logger;
   readonly now: () => Date;
+  /** Seals provider tokens at rest. */
+  readonly secrets: SecretBox;
+  /** The TikTok client (real TikTok or the emulator, by its base URLs). */
+  readonly tiktok: TikTokHttp;
 }
 
 /** Who is acting: an API key, a signed-in user, or the system itself (jobs, CLI). */

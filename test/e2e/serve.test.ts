@@ -6,6 +6,10 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { collectionsOf } from '../../src/core/db/collections.js';
+import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
+import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
+import { loadConfig } from '../../src/config.js';
+import { tiktokClientConfig } from '../../src/tiktok-setup.js';
 import type { CoreDeps } from '../../src/core/context.js';
 import { createJobRunner } from '../../src/core/jobs/job-runner.js';
 import { JOB_DEFINITIONS } from '../../src/core/jobs/registry.js';
@@ -65,6 +69,9 @@ async function withServerDb<T>(use: (deps: CoreDeps, client: MongoClient) => Pro
       plans: DEFAULT_PLANS,
       logger: createLogger({ level: 'silent' }),
       now: () => new Date(),
+      // Only jobs and keys are touched here: no provider calls, no sealed tokens.
+      secrets: createSecretBox(newSecretKey()),
+      tiktok: new TikTokHttp(tiktokClientConfig(loadConfig({}, { cwd: dataDir })), createLogger({ level: 'silent' })),
     };
     return await use(deps, client);
   } finally {
