@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
+import { authorize, SlidingWindow } from './auth.js';
 import { apiError, apiOk } from './envelope.js';
 import type { EmulatorOptions } from './options.js';
-import type { Account, EmulatorState, Failure, Grant } from './state.js';
+import { postingBlock } from './quotas.js';
+import type { Account, EmulatorState } from './state.js';
 
 /** The scope each user-info field needs (contract 1.4, after the Feb 2024 migration). */
 const FIELD_SCOPES: Record<string, string> = {
@@ -60,8 +61,10 @@ export function registerApi(router: Router, state: EmulatorState, options: Emula
       stitch_disabled: a.stitchDisabled,
       max_video_post_duration_sec: a.maxVideoPostDurationSec,
     };
-    // HTTP 200 with a non-ok code is TikTok's "cannot post now" (contract 4.1, "intentional").
-    if (!a.canPost) return apiError(ctx, 200, a.cannotPostReason, 'The creator cannot post right now.', data);
+    // HTTP 200 with a non-ok code is TikTok's "cannot post now" (contract 4.1, "intentional"): the fixture's
+    // canPost flag, or the same ban and caps the inits enforce.
+    const blocked = a.canPost ? postingBlock(state, options, a.openId) : a.cannotPostReason;
+    if (blocked) return apiError(ctx, 200, blocked, 'The creator cannot post right now.', data);
     apiOk(ctx, data);
   });
 }
@@ -83,49 +86,4 @@ function userFields(a: Account): Record<string, unknown> {
     likes_count: a.likesCount,
     video_count: a.videoCount,
   };
-}
-
-// The caller's grant and account, or undefined after answering 401 (or an injected failure).
-function authorize(
-  ctx: Context,
-  state: EmulatorState,
-  scope: string,
-  endpoint: Failure['endpoint'],
-): { grant: Grant; account: Account } | undefined {
-  const token = /^Bearer (\S+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
-  const grant = state.grantByAccess(token);
-  const account = grant && state.accounts.get(grant.openId);
-  if (!grant || !account || grant.accessExpiresAt <= Date.now()) {
-    apiError(ctx, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
-    return undefined;
-  }
-  if (!grant.scopes.includes(scope)) {
-    apiError(ctx, 401, 'scope_not_authorized', `The user did not authorize the scope required: ${scope}.`);
-    return undefined;
-  }
-  const failure = state.takeFailure(account.openId, endpoint);
-  if (failure) {
-    apiError(ctx, failure.status, failure.code, 'Injected failure.');
-    return undefined;
-  }
-  return { grant, account };
-}
-
-/** A sliding 60-second window per access token and endpoint (contract 3 and 7). */
-class SlidingWindow {
-  private readonly hits = new Map<string, number[]>();
-
-  admit(ctx: Context, grant: Grant, endpoint: string, limit: number): boolean {
-    const key = `${endpoint}:${grant.accessToken}`;
-    const now = Date.now();
-    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - 60_000);
-    if (recent.length >= limit) {
-      this.hits.set(key, recent);
-      apiError(ctx, 429, 'rate_limit_exceeded', 'API rate limit exceeded, please retry later.');
-      return false;
-    }
-    recent.push(now);
-    this.hits.set(key, recent);
-    return true;
-  }
 }

@@ -63,14 +63,15 @@ export function registerControl(router: Router, state: EmulatorState): void {
     for (const grant of grants) {
       if (input.action === 'expire_access') grant.accessExpiresAt = past;
       if (input.action === 'expire_refresh') grant.refreshExpiresAt = past;
-      if (input.action === 'revoke') grant.revoked = true;
+      if (input.action === 'revoke') state.revokeGrant(grant);
     }
     state.save();
     ctx.body = { affected: grants.length };
   });
 }
 
-async function parseBody<T>(ctx: Context, schema: z.ZodType<T>): Promise<T | undefined> {
+/** The JSON body parsed with `schema`, or undefined after answering 400. */
+export async function parseBody<T>(ctx: Context, schema: z.ZodType<T>): Promise<T | undefined> {
   let raw: unknown;
   try {
     const text = await readText(ctx);
@@ -92,7 +93,8 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function problem(ctx: Context, status: number, message: string): void {
+/** A control-API error: `{ error: message }`. */
+export function problem(ctx: Context, status: number, message: string): void {
   ctx.status = status;
   ctx.body = { error: message };
 }

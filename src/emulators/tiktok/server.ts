@@ -1,15 +1,23 @@
 import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { registerApi } from './api.js';
 import { registerAuthorize } from './authorize.js';
 import { registerControl } from './control.js';
+import { registerControlPosts } from './control-posts.js';
+import { PublishEngine } from './engine.js';
 import { apiError } from './envelope.js';
-import { DEFAULT_EMULATOR_OPTIONS, type EmulatorOptions } from './options.js';
+import { resolveOptions, type EmulatorOptions, type EmulatorSettings } from './options.js';
+import { registerPublish } from './publish.js';
 import { EmulatorState } from './state.js';
+import { registerStatus } from './status.js';
 import { registerToken } from './token.js';
+import { registerUploadHost } from './upload-host.js';
 
 /** A running emulator: its base URL (auth page and API share it), a stop function and its state. */
 export interface RunningTikTokEmulator {
@@ -20,23 +28,34 @@ export interface RunningTikTokEmulator {
 }
 
 /**
- * Starts the local TikTok emulator (contract section 7, OAuth and creator-info part) on one port; it serves
- * both the `www.tiktok.com` consent page and the `open.tiktokapis.com` API, so both base URLs point at it.
+ * Starts the local TikTok emulator (contract section 7) on one port; it serves the `www.tiktok.com` consent page,
+ * the `open.tiktokapis.com` API and the upload host, so every base URL points at it. Media bytes being received
+ * or checked go to `mediaDir` (a fresh temp directory, removed on stop, when unset).
  */
 export async function startTikTokEmulator(
-  settings: { port: number; host: string; dataFile?: string } & Partial<EmulatorOptions>,
+  settings: { port: number; host: string; dataFile?: string } & EmulatorSettings,
 ): Promise<RunningTikTokEmulator> {
   const { port, host, dataFile, ...overrides } = settings;
-  const options: EmulatorOptions = { ...DEFAULT_EMULATOR_OPTIONS, ...overrides };
+  const ownMediaDir = overrides.mediaDir === undefined;
+  const mediaDir = overrides.mediaDir ?? mkdtempSync(path.join(os.tmpdir(), 'tiktok-emulator-media-'));
+  mkdirSync(mediaDir, { recursive: true });
+  const options: EmulatorOptions = { ...resolveOptions(overrides), mediaDir };
   const state = new EmulatorState(dataFile);
+  const engine = new PublishEngine(state);
   const router = new Router();
   registerAuthorize(router, state, options);
   registerToken(router, state, options);
   registerApi(router, state, options);
+  registerPublish(router, state, engine, options);
+  registerStatus(router, state, engine, options);
+  registerUploadHost(router, state, engine, options);
   registerControl(router, state);
+  registerControlPosts(router, state, engine);
 
   const app = new Koa();
   app.use(async (ctx, next) => {
+    // When the request arrived, before its body was read (the posts list reports it for init requests).
+    (ctx.state as { receivedAt?: number }).receivedAt = Date.now();
     try {
       await next();
     } catch {
@@ -56,10 +75,13 @@ export async function startTikTokEmulator(
   return {
     url: `http://${shownHost}:${address.port}`,
     control: state,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
+    stop: async () => {
+      state.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      if (ownMediaDir) rmSync(mediaDir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { isProcessing, NextPublishSchema, type FailReason, type Publish } from './publish-model.js';
 
 /** The creator-info codes TikTok answers with HTTP 200 when a creator cannot post right now (contract 4.1). */
 export const CANNOT_POST_CODES = [
@@ -9,9 +10,26 @@ export const CANNOT_POST_CODES = [
   'reached_active_user_cap',
 ] as const;
 
-/** An injected failure: the next `times` calls of `endpoint` answer `status` with `code`. */
+/** Endpoints a failure can be injected into; `upload` is the upload host's PUT, `*` any of them. */
+export const FAILURE_ENDPOINTS = [
+  'user_info',
+  'creator_info',
+  'token',
+  'video_init',
+  'inbox_init',
+  'content_init',
+  'status',
+  'cancel',
+  'upload',
+  '*',
+] as const;
+
+/**
+ * An injected failure: the next `times` calls of `endpoint` answer `status` with `code` (any 4xx or 5xx, e.g.
+ * 429 `rate_limit_exceeded`, 5xx `internal_error`, or a 403 init code), without doing anything else.
+ */
 export const FailureSchema = z.object({
-  endpoint: z.enum(['user_info', 'creator_info', 'token', '*']),
+  endpoint: z.enum(FAILURE_ENDPOINTS),
   status: z.number().int().min(400).max(599),
   code: z.string().min(1),
   times: z.number().int().positive().default(1),
@@ -49,12 +67,22 @@ export const AccountSchema = z.object({
   /** Scopes this user leaves unticked on the consent page (a partial grant). */
   deniedScopes: z.array(z.string()).default([]),
   failures: z.array(FailureSchema).default([]),
+  /** Banned from posting: inits answer 403 and creator info 200 `spam_risk_user_banned_from_posting`. */
+  banned: z.boolean().default(false),
+  /** The user's TikTok app is older than 31.8: photo MEDIA_UPLOAD answers 400 `app_version_check_failed`. */
+  appVersionOutdated: z.boolean().default(false),
+  /** Direct posts made today through other apps; they count toward the shared daily cap. */
+  otherClientPostsToday: z.number().int().min(0).default(0),
+  /** A directive for the next publish (see NextPublishSchema); cleared when a publish takes it. */
+  nextPublish: NextPublishSchema.nullable().default(null),
 });
 /** See AccountSchema. */
 export type Account = z.infer<typeof AccountSchema>;
 
 /** A grant: one authorization's access and refresh tokens, scopes and lifetimes (epoch ms). */
 export interface Grant {
+  /** Stable across refreshes (tokens rotate); publishes name their grant by it. */
+  id: string;
   accessToken: string;
   refreshToken: string;
   openId: string;
@@ -76,7 +104,10 @@ export interface AuthCode {
 
 interface Snapshot {
   accounts: Account[];
-  grants: Grant[];
+  /** Files written before grants had ids lack them. */
+  grants: (Omit<Grant, 'id'> & { id?: string })[];
+  publishes?: Publish[];
+  initRequests?: Record<string, number>;
 }
 
 /** Everything the emulator remembers; codes stay in memory only (they live for minutes). */
@@ -84,13 +115,57 @@ export class EmulatorState {
   readonly accounts = new Map<string, Account>();
   readonly grants: Grant[] = [];
   readonly codes = new Map<string, AuthCode>();
+  /** Every publish_id, in creation order. */
+  readonly publishes = new Map<string, Publish>();
+  /** Init requests per open_id that carried a valid token, whatever the answer. */
+  readonly initRequests = new Map<string, number>();
+  /** Running downloads and uploads, so cancel and revoke can stop them (never persisted). */
+  readonly inflight = new Map<string, AbortController>();
+  private closed = false;
 
   constructor(private readonly dataFile?: string) {
     if (dataFile && existsSync(dataFile)) {
       const snapshot = JSON.parse(readFileSync(dataFile, 'utf8')) as Snapshot;
       for (const account of snapshot.accounts) this.accounts.set(account.openId, AccountSchema.parse(account));
-      this.grants.push(...snapshot.grants);
+      this.grants.push(...snapshot.grants.map((g) => ({ ...g, id: g.id ?? randomBytes(8).toString('hex') })));
+      for (const [openId, count] of Object.entries(snapshot.initRequests ?? {})) this.initRequests.set(openId, count);
+      for (const publish of snapshot.publishes ?? []) {
+        this.publishes.set(publish.publishId, publish);
+        // Received bytes do not survive a restart, so a transfer cut by it can never finish: TikTok's retryable
+        // `internal`. Publishes whose bytes were all in (held or settled) carry on.
+        if (isProcessing(publish) && !publish.outcome) this.settle(publish, 'FAILED', 'internal', false);
+      }
     }
+  }
+
+  /** Ends a publish in `status` (FAILED with `failReason`), stopping any transfer of it. */
+  settle(
+    publish: Publish,
+    status: 'PUBLISH_COMPLETE' | 'SEND_TO_USER_INBOX' | 'FAILED',
+    failReason: FailReason | null,
+    save = true,
+  ): void {
+    this.inflight.get(publish.publishId)?.abort();
+    this.inflight.delete(publish.publishId);
+    publish.status = status;
+    publish.failReason = status === 'FAILED' ? failReason : null;
+    publish.outcome = null;
+    if (status !== 'SEND_TO_USER_INBOX') publish.settledAt = Date.now();
+    if (save) this.save();
+  }
+
+  /** Revokes a grant (contract 7): its tokens stop working and its in-flight publishes fail with auth_removed. */
+  revokeGrant(grant: Grant): void {
+    grant.revoked = true;
+    for (const publish of this.publishes.values()) {
+      if (publish.grantId === grant.id && isProcessing(publish)) this.settle(publish, 'FAILED', 'auth_removed', false);
+    }
+    this.save();
+  }
+
+  /** Counts an init request of this user. */
+  countInit(openId: string): void {
+    this.initRequests.set(openId, (this.initRequests.get(openId) ?? 0) + 1);
   }
 
   /** The live grant holding this access token, whatever its expiry. */
@@ -114,10 +189,22 @@ export class EmulatorState {
     return failure;
   }
 
-  /** Writes accounts and grants to the data file (write then rename, so a crash never leaves half a file). */
+  /** Stops writing and stops every transfer (the emulator is shutting down; the file keeps the last state). */
+  close(): void {
+    this.closed = true;
+    for (const controller of this.inflight.values()) controller.abort();
+    this.inflight.clear();
+  }
+
+  /** Writes accounts, grants and publishes to the data file (write then rename: a crash never leaves half a file). */
   save(): void {
-    if (!this.dataFile) return;
-    const snapshot: Snapshot = { accounts: [...this.accounts.values()], grants: this.grants };
+    if (!this.dataFile || this.closed) return;
+    const snapshot: Snapshot = {
+      accounts: [...this.accounts.values()],
+      grants: this.grants,
+      publishes: [...this.publishes.values()],
+      initRequests: Object.fromEntries(this.initRequests),
+    };
     writeFileSync(`${this.dataFile}.tmp`, JSON.stringify(snapshot, null, 2));
     renameSync(`${this.dataFile}.tmp`, this.dataFile);
   }

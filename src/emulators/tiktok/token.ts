@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { oauthError, readForm } from './envelope.js';
@@ -27,10 +27,7 @@ export function registerToken(router: Router, state: EmulatorState, options: Emu
     if (!token) return oauthError(ctx, 400, 'invalid_request', 'token is required.');
     // Revoking ends the whole authorization ("the app disappears from the user's connected apps").
     const grant = state.grantByAccess(token);
-    if (grant) {
-      grant.revoked = true;
-      state.save();
-    }
+    if (grant) state.revokeGrant(grant);
     ctx.status = 200;
     ctx.body = {};
   });
@@ -87,6 +84,7 @@ function refresh(ctx: Context, form: URLSearchParams, state: EmulatorState, opti
 function issue(ctx: Context, state: EmulatorState, options: EmulatorOptions, openId: string, scopes: string[]): void {
   const now = Date.now();
   const grant: Grant = {
+    id: randomBytes(8).toString('hex'),
     accessToken: newToken('act.'),
     refreshToken: newToken('rft.'),
     openId,
