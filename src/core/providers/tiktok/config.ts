@@ -11,6 +11,8 @@ export interface TikTokClientConfig {
   readonly clientSecret: string;
   /** The registered redirect URI; the token exchange must repeat it exactly. */
   readonly redirectUri: string;
+  /** True when the hosts are Postdeck's built-in emulator (no TikTok credentials): pages say so. */
+  readonly emulator?: boolean;
 }
 
 /** Scopes Postdeck asks for: identity, profile (for the handle), direct post and drafts (contract 1.5). */

@@ -9,8 +9,18 @@ const realClock: LimiterClock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** TikTok's documented per-token limits, requests per sliding minute (contract 3). */
-export const TIKTOK_RATE_LIMITS = Object.freeze({ userInfo: 600, creatorInfo: 20 });
+/**
+ * TikTok's documented per-token limits, requests per sliding minute (contract 3). Each init endpoint
+ * (video, inbox video, photo content) has its own 6. Cancel's limit is undocumented: it is held to
+ * status's 30, which a best-effort call made once per publish never approaches.
+ */
+export const TIKTOK_RATE_LIMITS = Object.freeze({
+  userInfo: 600,
+  creatorInfo: 20,
+  publishInit: 6,
+  publishStatus: 30,
+  publishCancel: 30,
+});
 
 /**
  * A client-side sliding-window limiter per key (endpoint plus access token), so Postdeck waits
