@@ -12,6 +12,7 @@ export const ErrorCodes = Object.freeze({
   not_found: 'not_found',
   conflict: 'conflict',
   not_a_draft: 'not_a_draft',
+  idempotency_key_reused: 'idempotency_key_reused',
   post_limit_reached: 'post_limit_reached',
   ai_credit_limit_reached: 'ai_credit_limit_reached',
   ai_image_limit_reached: 'ai_image_limit_reached',

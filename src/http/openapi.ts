@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ErrorCodes } from '../core/errors.js';
 import { registerDeviceFlowPaths } from './device-openapi.js';
 import { STATUS_BY_CODE } from './error-status.js';
+import { IdempotencyHeadersSchema, IDEMPOTENCY_ERRORS } from './middleware/idempotency.js';
 import { PUBLIC_PREFIX } from './public-router.js';
 import type { AnyRoute } from './route.js';
 
@@ -51,7 +52,8 @@ function toPathConfig(route: AnyRoute): RouteConfig {
       ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
       : { description: route.success.description },
   };
-  for (const code of new Set(['missing_api_key', 'invalid_api_key', ...route.errors] as const)) {
+  const errors = route.idempotent ? [...route.errors, ...IDEMPOTENCY_ERRORS] : route.errors;
+  for (const code of new Set(['missing_api_key', 'invalid_api_key', ...errors] as const)) {
     const status = STATUS_BY_CODE[code];
     const existing = responses[status] as { description: string } | undefined;
     responses[status] = {
@@ -68,6 +70,7 @@ function toPathConfig(route: AnyRoute): RouteConfig {
     request: {
       ...(route.params ? { params: route.params as z.ZodObject } : {}),
       ...(route.query ? { query: route.query as z.ZodObject } : {}),
+      ...(route.idempotent ? { headers: IdempotencyHeadersSchema } : {}),
       ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       ...(route.multipart
         ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipart.schema } } } }

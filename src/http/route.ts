@@ -34,6 +34,12 @@ export interface RouteDefinition<Params = unknown, Query = unknown, Body = unkno
    * The router neither reads nor validates such a body.
    */
   multipart?: { schema: z.ZodType };
+  /**
+   * Honours an `Idempotency-Key` header (see src/http/middleware/idempotency.ts): the same key
+   * and request within 24 hours get the first outcome again without running the handler twice.
+   * For creating operations; not combinable with `multipart`, whose body is never read here.
+   */
+  idempotent?: boolean;
   /** Success status and body schema; 204 has no body. */
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType<Result> };
   /** Error codes this operation can answer with, documented in OpenAPI. */

@@ -29,6 +29,8 @@ export function folderRoutes(deps: CoreDeps): AnyRoute[] {
       summary: 'Create a media folder (names are unique per workspace, ignoring case)',
       tag: 'Media',
       body: CreateFolderBodySchema,
+      // A retried create would otherwise hit its own name as a conflict.
+      idempotent: true,
       success: { status: 201, description: 'the new folder', schema: MediaFolderSchema },
       errors: ['invalid_request', 'conflict'],
       handler: ({ scope, body }) => createFolder(deps, scope, body.name),
