@@ -14,7 +14,10 @@ export const MediaSchema = z
     originalFileName: z.string(),
     status: z.enum(['PENDING', 'READY']),
     source: z.enum(['upload', 'composite', 'generated']),
-    thumbnailMetadata: z.record(z.string(), z.unknown()).nullable().describe('images: { width, height }'),
+    thumbnailMetadata: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('images: { width, height }; videos: { width, height, durationSec, fps }, each null when unreadable'),
     finalizedAt: z.iso.datetime().nullable(),
     folderId: z.uuid().nullable().describe('null means the root'),
     createdAt: z.iso.datetime(),

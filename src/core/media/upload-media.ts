@@ -9,6 +9,7 @@ import type { IngestedFile } from './ingest.js';
 import { describeImage } from './preview.js';
 import type { UploadFieldsSchema } from './schema.js';
 import { MEDIA_MIME_TYPES, mediaTypeOf } from './sniff.js';
+import { probeStoredVideo } from './video-probe.js';
 import { toMedia, type Media } from './view.js';
 
 /** The validated text fields of an upload. */
@@ -16,7 +17,8 @@ export type UploadFields = z.infer<typeof UploadFieldsSchema>;
 
 /**
  * Turns an ingested file into a READY media object: checks the declared type against the sniffed
- * one and the folder against the workspace, records an image's size and preview, then inserts.
+ * one and the folder against the workspace, records an image's size and preview or a video's size,
+ * duration and frame rate, then inserts.
  * On any failure the stored bytes are deleted, so a refused upload leaves nothing behind.
  */
 export async function createUploadedMedia(
@@ -40,6 +42,9 @@ export async function createUploadedMedia(
       previewKey = facts.preview.storageKey;
       thumbnailMetadata = { width: facts.width, height: facts.height };
       preview = facts.preview;
+    } else {
+      // Same place as an image's size: read from the store, only the parts that hold it.
+      thumbnailMetadata = { ...(await probeStoredVideo(media.store, file.storageKey, file.size, file.mimeType)) };
     }
     const now = deps.now();
     const doc: MediaDoc = {

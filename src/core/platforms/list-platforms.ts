@@ -35,3 +35,21 @@ export function toPlatform(doc: PlatformDoc): Platform {
     settings: doc.settings,
   };
 }
+
+/** Where an account stands, as the web app shows it. */
+export type PlatformState = 'ready' | 'needs_reconnect' | 'disconnected';
+
+/** One account of the workspace, whatever its state. */
+export interface PlatformOverview {
+  platform: Platform;
+  state: PlatformState;
+}
+
+/** Every account of the workspace, disconnected ones and those needing re-auth included (the web page). */
+export async function listAllPlatforms(deps: CoreDeps, scope: Scope): Promise<PlatformOverview[]> {
+  const docs = await deps.db.platforms.find({ workspaceId: scope.workspaceId }).sort({ createdAt: 1 }).toArray();
+  return docs.map((doc) => ({
+    platform: toPlatform(doc),
+    state: doc.disabled ? 'disconnected' : doc.refreshNeeded ? 'needs_reconnect' : 'ready',
+  }));
+}

@@ -1,0 +1,70 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { CoreDeps, Scope } from '../context.js';
+import type { OAuthStateDoc } from '../db/documents.js';
+import { AppError, isDuplicateKeyError } from '../errors.js';
+
+/** How long a connection may sit on TikTok's consent page before its state stops working. */
+export const OAUTH_STATE_TTL_MS = 15 * 60_000;
+
+/**
+ * Issues a single-use OAuth `state` for `scope`'s workspace, bound to `binding` (the session id
+ * of the signed-in user, or a one-off value of a CLI run). Only hashes are stored.
+ */
+export async function issueOAuthState(deps: CoreDeps, scope: Scope, binding: string): Promise<string> {
+  const state = randomBytes(32).toString('base64url');
+  const now = deps.now();
+  const doc: OAuthStateDoc = {
+    _id: sha256(state),
+    provider: 'tiktok',
+    workspaceId: scope.workspaceId,
+    accountId: scope.accountId,
+    userId: scope.actor.type === 'user' ? scope.actor.userId : null,
+    bindingHash: sha256(binding),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
+  };
+  await deps.db.oauthStates.insertOne(doc);
+  return state;
+}
+
+/**
+ * Checks a `state` that came back on the callback and spends it. Unknown, expired and spent
+ * states are refused alike; a state started by another session is refused without being spent,
+ * so a forged callback cannot burn a person's own connection. Single use is decided by
+ * inserting the state's hash into `oauth_state_uses` (atomic on MongoDB and FerretDB alike).
+ */
+export async function spendOAuthState(deps: CoreDeps, state: string, binding: string): Promise<OAuthStateDoc> {
+  const hash = sha256(state);
+  const doc = state ? await deps.db.oauthStates.findOne({ _id: hash }) : null;
+  if (!doc || doc.expiresAt <= deps.now()) throw stale();
+  if (doc.bindingHash !== sha256(binding)) {
+    throw new AppError(
+      'forbidden',
+      'This TikTok connection was started in another browser session. Start it again from the TikTok accounts page.',
+    );
+  }
+  try {
+    await deps.db.oauthStateUses.insertOne({ _id: hash, usedAt: deps.now(), expiresAt: doc.expiresAt });
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw stale();
+    throw error;
+  }
+  return doc;
+}
+
+/** Deletes states (and their use marks) that expired before `cutoff`; returns how many states went. */
+export async function purgeOAuthStates(deps: CoreDeps, cutoff: Date): Promise<number> {
+  await deps.db.oauthStateUses.deleteMany({ expiresAt: { $lt: cutoff } });
+  return (await deps.db.oauthStates.deleteMany({ expiresAt: { $lt: cutoff } })).deletedCount;
+}
+
+function stale(): AppError {
+  return new AppError(
+    'invalid_request',
+    'This TikTok connection link has expired or was already used. Start again from the TikTok accounts page.',
+  );
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
