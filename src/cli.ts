@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { bootstrapCommand, probeWorkerCommand } from './cli/admin.js';
+import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './cli/admin.js';
 import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './cli/login.js';
+import { emulateTikTokCommand } from './cli/emulate.js';
 import { reportCliError } from './cli/runtime.js';
 import { loadConfig } from './config.js';
 import { serveCommand } from './cli/serve.js';
@@ -13,9 +14,13 @@ Commands:
                                     create or reuse a workspace and mint an API key
   admin probe-worker [--hold-ms N] [--timeout-ms N]
                                     send a job through the queue and wait for a worker
+  admin connect-emulated-tiktok [--workspace ID] [--private] [--json]
+                                    connect a new emulated TikTok account (built-in emulator only)
   login [--server URL]              get an API key through the browser (device flow) and store it
   whoami                            show the server, workspace and key you are logged in with
   logout                            revoke the stored key and forget it
+  emulate tiktok [--port N] [--host H] [--data-file F]
+                                    run the local TikTok emulator (for development and tests)
   help                              show this text
 
 Settings come from the environment (and .env); see the README.
@@ -31,8 +36,12 @@ async function main(argv: string[]): Promise<void> {
       workspace: { type: 'string', default: 'Default' },
       plan: { type: 'string' },
       'hold-ms': { type: 'string', default: '0' },
+      private: { type: 'boolean', default: false },
       'timeout-ms': { type: 'string', default: '30000' },
       server: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -46,6 +55,8 @@ async function main(argv: string[]): Promise<void> {
       return serveCommand(values.role);
     case 'admin bootstrap':
       return bootstrapCommand({ workspace: values.workspace, plan: values.plan, json: values.json });
+    case 'admin connect-emulated-tiktok':
+      return connectEmulatedTikTokCommand({ workspace: values.workspace, private: values.private, json: values.json });
     case 'admin probe-worker':
       return probeWorkerCommand({ holdMs: Number(values['hold-ms']), timeoutMs: Number(values['timeout-ms']) });
     case 'login':
@@ -54,6 +65,8 @@ async function main(argv: string[]): Promise<void> {
       return whoamiCommand(clientSettings());
     case 'logout':
       return logoutCommand(clientSettings());
+    case 'emulate tiktok':
+      return emulateTikTokCommand({ port: values.port, host: values.host, dataFile: values['data-file'] });
     default:
       throw new Error(`unknown command "${command}"\n\n${USAGE}`);
   }

@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
   TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
   TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
+  TIKTOK_EMULATOR_PORT: port.default(0),
   TOKEN_ENCRYPTION_KEY: z
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
@@ -116,6 +117,8 @@ export interface Config {
     readonly authBaseUrl: string;
     readonly apiBaseUrl: string;
   };
+  /** The built-in TikTok emulator, started when no TikTok credentials are set (port 0: any free port). */
+  readonly tiktokEmulator: { readonly port: number };
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       authBaseUrl: vars.TIKTOK_AUTH_BASE_URL.replace(/\/+$/, ''),
       apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
     },
+    tiktokEmulator: { port: vars.TIKTOK_EMULATOR_PORT },
   });
 }
 

@@ -6,8 +6,10 @@ import { collectionsOf, ensureIndexes } from './core/db/collections.js';
 import { createJobRunner, type JobRunner } from './core/jobs/job-runner.js';
 import { postsUsingMedia } from './core/media/in-use.js';
 import { openMediaStore } from './core/media/open-store.js';
+import type { TikTokClientConfig } from './core/providers/tiktok/config.js';
 import { TikTokHttp } from './core/providers/tiktok/http.js';
-import { tiktokClientConfig } from './tiktok-setup.js';
+import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator-run.js';
+import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './core/jobs/registry.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { createHttpApp } from './http/app.js';
@@ -32,8 +34,15 @@ export interface RunningPostdeck extends Core {
   stop(): Promise<void>;
 }
 
-/** Opens the database, ensures indexes, and builds the core dependencies and job queue. */
-export async function openCore(config: Config, logger: Logger): Promise<Core> {
+/**
+ * Opens the database, ensures indexes, and builds the core dependencies and job queue. `tiktok`
+ * overrides the TikTok client settings (the emulator's hosts, found by the caller).
+ */
+export async function openCore(
+  config: Config,
+  logger: Logger,
+  options: { tiktok?: TikTokClientConfig } = {},
+): Promise<Core> {
   const database = await openDatabase(config, logger);
   try {
     await ensureIndexes(database.db);
@@ -47,7 +56,7 @@ export async function openCore(config: Config, logger: Logger): Promise<Core> {
     logger,
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
-    tiktok: new TikTokHttp(tiktokClientConfig(config), logger),
+    tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
   };
   const jobs = createJobRunner({
     db: database.db,
@@ -68,13 +77,25 @@ export async function openCore(config: Config, logger: Logger): Promise<Core> {
   };
 }
 
-/** The composition root: config, database, core, jobs, then the adapters of the chosen roles. */
+/**
+ * The composition root: config, the TikTok emulator when no TikTok credentials are set, database,
+ * core, jobs, then the adapters of the chosen roles.
+ */
 export async function startPostdeck(
   config: Config,
   logger: Logger,
   roles: ReadonlySet<Role>,
 ): Promise<RunningPostdeck> {
-  const core = await openCore(config, logger);
+  const emulator: LocalTikTokEmulator | undefined = usesTikTokEmulator(config)
+    ? await startLocalTikTokEmulator(config, logger)
+    : undefined;
+  let core: Core;
+  try {
+    core = await openCore(config, logger, { tiktok: tiktokClientConfig(config, emulator) });
+  } catch (error) {
+    await emulator?.stop();
+    throw error;
+  }
   let http: RunningHttpServer | undefined;
   try {
     if (roles.has('worker')) await core.jobs.startProcessing();
@@ -99,6 +120,7 @@ export async function startPostdeck(
     }
   } catch (error) {
     await core.close();
+    await emulator?.stop();
     throw error;
   }
 
@@ -112,6 +134,7 @@ export async function startPostdeck(
         const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         await core.database.close();
+        await emulator?.stop();
         logger.info('stopped');
       })();
       return stopping;

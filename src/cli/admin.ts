@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bootstrapTenant } from '../core/tenancy/bootstrap.js';
 import { MAX_PROBE_HOLD_MS, readWorkerProbe, sendWorkerProbe } from '../core/ops/worker-probe.js';
+import { randomUUID } from 'node:crypto';
+import { toPlatform } from '../core/platforms/list-platforms.js';
+import { systemScopeFor } from '../core/platforms/system-scope.js';
+import { completeTikTokConnection, startTikTokConnection } from '../core/platforms/tiktok-connect.js';
 import { openCore } from '../main.js';
+import { findRunningTikTokEmulator } from '../tiktok-emulator-run.js';
+import { tiktokClientConfig, usesTikTokEmulator } from '../tiktok-setup.js';
+import { authorizeOnEmulator, createEmulatedAccount } from './emulator-consent.js';
 import { cliRuntime } from './runtime.js';
 
 /**
@@ -52,6 +59,55 @@ export async function probeWorkerCommand(options: { holdMs: number; timeoutMs: n
       }
       await sleep(250);
     }
+  } finally {
+    await core.close();
+  }
+}
+
+/**
+ * `postdeck admin connect-emulated-tiktok --workspace ID [--private] [--json]`: creates a new
+ * account in the running server's TikTok emulator and connects it to the workspace through the
+ * same path as the web page (state, consent page, code exchange), then prints the platform. The
+ * state is bound to a one-off value of this run, standing in for a browser session.
+ */
+export async function connectEmulatedTikTokCommand(options: {
+  workspace: string;
+  private: boolean;
+  json: boolean;
+}): Promise<void> {
+  const { config, logger } = cliRuntime({ logsTo: 'stderr', level: 'warn' });
+  if (!usesTikTokEmulator(config)) {
+    throw new Error(
+      'TikTok credentials are set (TIKTOK_CLIENT_KEY): this server talks to the real TikTok, so there is no emulator to connect an account from',
+    );
+  }
+  const emulator = await findRunningTikTokEmulator(config.dataDir);
+  if (!emulator)
+    throw new Error(`no TikTok emulator is running for ${config.dataDir}: start Postdeck first (npm start)`);
+  const core = await openCore(config, logger, { tiktok: tiktokClientConfig(config, emulator) });
+  try {
+    const scope = await systemScopeFor(core.deps, options.workspace);
+    const account = await createEmulatedAccount(emulator.apiUrl, { private: options.private });
+    const binding = `cli:${randomUUID()}`;
+    const started = await startTikTokConnection(core.deps, scope, { binding });
+    const callback = (await authorizeOnEmulator(started.authorizeUrl, account.openId)).searchParams;
+    const result = await completeTikTokConnection(
+      core.deps,
+      {
+        state: callback.get('state') ?? '',
+        code: callback.get('code') ?? undefined,
+        error: callback.get('error') ?? undefined,
+        errorDescription: callback.get('error_description') ?? undefined,
+      },
+      binding,
+    );
+    if (result.outcome === 'cancelled') throw new Error(`the emulator refused the connection: ${result.description}`);
+    const platform = toPlatform(result.platform);
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(platform)}\n`
+        : `Connected emulated TikTok account ${platform.displayName ?? ''} (@${platform.displayHandle ?? ''}) as platform ${platform.id}\n`,
+    );
   } finally {
     await core.close();
   }

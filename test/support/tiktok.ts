@@ -2,7 +2,7 @@ import { createLogger } from '../../src/logger.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
 import { TikTokHttp, type TikTokHttpOptions } from '../../src/core/providers/tiktok/http.js';
 import { startTikTokEmulator, type RunningTikTokEmulator } from '../../src/emulators/tiktok/server.js';
-import type { EmulatorOptions } from '../../src/emulators/tiktok/options.js';
+import type { EmulatorSettings } from '../../src/emulators/tiktok/options.js';
 
 /** The redirect URI registered with every test emulator (nothing listens there: redirects are read, not followed). */
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -18,7 +18,7 @@ export interface TikTokFixture {
 
 /** Starts an emulator on port 0 and a client with fast retries (tests must not wait seconds). */
 export async function startTikTokFixture(
-  emulatorOptions: Partial<EmulatorOptions> & { dataFile?: string } = {},
+  emulatorOptions: EmulatorSettings & { dataFile?: string } = {},
   httpOptions: TikTokHttpOptions = {},
 ): Promise<TikTokFixture> {
   const emulator = await startTikTokEmulator({
@@ -78,4 +78,80 @@ export async function answerConsent(
 
 function unescape(text: string): string {
   return text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+}
+
+/** An emulated user connected with every publishing scope, by raw HTTP (consent page, then the token endpoint). */
+export async function connectRaw(
+  emulatorUrl: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ openId: string; token: string; refreshToken: string }> {
+  const created = await controlCall(emulatorUrl, 'POST', '/__control/accounts', fields);
+  if (created.status !== 201) throw new Error(`control API answered ${created.status}`);
+  const { openId } = (await created.json()) as { openId: string };
+  const authorize = new URL('/v2/auth/authorize/', emulatorUrl);
+  authorize.search = new URLSearchParams({
+    client_key: 'emulator-client-key',
+    scope: 'user.info.basic,video.publish,video.upload',
+    redirect_uri: REDIRECT_URI,
+    state: 's',
+    response_type: 'code',
+  }).toString();
+  const callback = await answerConsent(authorize.toString(), { openId });
+  const response = await fetch(`${emulatorUrl}/v2/oauth/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      client_key: 'emulator-client-key',
+      client_secret: 'emulator-client-secret',
+      code: callback.searchParams.get('code') ?? '',
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT_URI,
+    }).toString(),
+  });
+  const tokens = (await response.json()) as { access_token: string; refresh_token: string };
+  return { openId, token: tokens.access_token, refreshToken: tokens.refresh_token };
+}
+
+/** A JSON call to the emulator's control API. */
+export function controlCall(emulatorUrl: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${emulatorUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** A raw TikTok API call (POST with a JSON body): the status, the raw text and the parsed body. */
+export async function apiCall(
+  emulatorUrl: string,
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; text: string; json: { data?: Record<string, unknown>; error: { code: string } } }> {
+  const response = await fetch(`${emulatorUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=UTF-8' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, text, json: JSON.parse(text) as never };
+}
+
+/** Polls status/fetch until `done` holds for its data (or `timeoutMs` passes); returns the last answer. */
+export async function pollStatus(
+  emulatorUrl: string,
+  token: string,
+  publishId: string,
+  done: (data: Record<string, unknown>) => boolean = (d) =>
+    d.status !== 'PROCESSING_UPLOAD' && d.status !== 'PROCESSING_DOWNLOAD',
+  timeoutMs = 10_000,
+): Promise<{ status: number; text: string; data: Record<string, unknown> }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await apiCall(emulatorUrl, token, '/v2/post/publish/status/fetch/', { publish_id: publishId });
+    const data = answer.json.data ?? {};
+    if (answer.status !== 200 || done(data) || Date.now() > deadline)
+      return { status: answer.status, text: answer.text, data };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -6,6 +6,7 @@ import type {
   DeviceCodeDoc,
   DeviceDecisionDoc,
   DeviceUserCodeDoc,
+  IdempotencyDoc,
   InvitationDoc,
   LeaseDoc,
   LedgerDoc,
@@ -13,7 +14,10 @@ import type {
   MediaFolderDoc,
   MediaFolderNameDoc,
   MembershipDoc,
+  OAuthStateDoc,
+  OAuthStateUseDoc,
   PlatformDoc,
+  PlatformTokenDoc,
   PositionHintDoc,
   SecretLookupDoc,
   SessionDoc,
@@ -35,6 +39,9 @@ export interface Collections {
   apiKeys: Collection<ApiKeyDoc>;
   apiKeyUsage: Collection<ApiKeyUsageDoc>;
   platforms: Collection<PlatformDoc>;
+  platformTokens: Collection<PlatformTokenDoc>;
+  oauthStates: Collection<OAuthStateDoc>;
+  oauthStateUses: Collection<OAuthStateUseDoc>;
   leases: Collection<LeaseDoc>;
   ledger: Collection<LedgerDoc>;
   positionHints: Collection<PositionHintDoc>;
@@ -46,6 +53,7 @@ export interface Collections {
   media: Collection<MediaDoc>;
   mediaFolders: Collection<MediaFolderDoc>;
   mediaFolderNames: Collection<MediaFolderNameDoc>;
+  idempotency: Collection<IdempotencyDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -63,6 +71,10 @@ const INDEXES: IndexTable = {
   apiKeys: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }],
   apiKeyUsage: [],
   platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
+  // Looked up by `_id`; the upkeep reads every document's dates (no filter the emulator could push down).
+  platformTokens: [],
+  oauthStates: [{ key: { expiresAt: 1 } }],
+  oauthStateUses: [{ key: { expiresAt: 1 } }],
   leases: [{ key: { key: 1, generation: -1 } }, { key: { expiresAt: 1 } }],
   ledger: [{ key: { pool: 1, period: 1 } }],
   positionHints: [],
@@ -75,6 +87,8 @@ const INDEXES: IndexTable = {
   // Names are unique per workspace through media_folder_names' `_id`, not an index here.
   mediaFolders: [{ key: { workspaceId: 1, nameKey: 1 } }],
   mediaFolderNames: [],
+  // Requests find their documents by `_id`; these serve the purge.
+  idempotency: [{ key: { createdAt: 1 } }, { key: { keyId: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -88,6 +102,9 @@ const NAMES: { [K in keyof Collections]: string } = {
   apiKeys: 'api_keys',
   apiKeyUsage: 'api_key_usage',
   platforms: 'platforms',
+  platformTokens: 'platform_tokens',
+  oauthStates: 'oauth_states',
+  oauthStateUses: 'oauth_state_uses',
   leases: 'leases',
   ledger: 'ledger',
   positionHints: 'position_hints',
@@ -99,6 +116,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   media: 'media',
   mediaFolders: 'media_folders',
   mediaFolderNames: 'media_folder_names',
+  idempotency: 'idempotency',
 };
 
 /** Typed handles on every collection of `db`. */

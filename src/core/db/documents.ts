@@ -1,3 +1,5 @@
+import type { ErrorCode, IssueDetail } from '../errors.js';
+
 /** Shapes of the stored documents. Ids are UUID strings kept in `_id`. */
 
 /** AI settings of a workspace (spec 1.5): applied automatically, never sent in a request. */
@@ -176,6 +178,50 @@ export interface PlatformDoc {
   updatedAt: Date;
 }
 
+/**
+ * A platform's provider tokens, `_id` = the platform id, kept apart from the platform so listing
+ * never loads them. Both tokens are sealed (SecretBox, AES-256-GCM); written only under the
+ * platform's token lease, so a refresh, a reconnect and a disconnect never interleave.
+ */
+export interface PlatformTokenDoc {
+  _id: string;
+  provider: 'tiktok';
+  /** Sealed access token. */
+  accessToken: string;
+  /** Sealed refresh token; always the newest one (TikTok rotates it on every refresh). */
+  refreshToken: string;
+  accessTokenExpiresAt: Date;
+  refreshTokenExpiresAt: Date;
+  /** When these tokens were issued: with the expiry it gives the token's own lifetime. */
+  issuedAt: Date;
+  scopes: string[];
+  updatedAt: Date;
+}
+
+/**
+ * A pending OAuth connection: `_id` is the SHA-256 of the `state` sent to the provider (the
+ * state itself is never stored), bound to the workspace and to the session (or CLI run) that
+ * started it through the hash of that binding.
+ */
+export interface OAuthStateDoc {
+  _id: string;
+  provider: 'tiktok';
+  workspaceId: string;
+  accountId: string;
+  /** The signed-in user who started it; null for the system (the admin CLI). */
+  userId: string | null;
+  bindingHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Marks an OAuth state as spent: inserted once, so the unique `_id` decides single use. */
+export interface OAuthStateUseDoc {
+  _id: string;
+  usedAt: Date;
+  expiresAt: Date;
+}
+
 /** One generation of a lease; `_id` is `${key}#${generation}` so each generation is won once. */
 export interface LeaseDoc {
   _id: string;
@@ -277,3 +323,48 @@ export interface MediaFolderNameDoc {
   folderId: string;
   createdAt: Date;
 }
+
+/**
+ * Binds an Idempotency-Key to the request first sent with it: `_id` is the key id
+ * (sha256 of workspace id + key), inserted once. `bindingId` prefixes the attempt and outcome
+ * ids, so documents of a purged binding can never be mistaken for a later one's.
+ */
+export interface IdempotencyKeyDoc {
+  _id: string;
+  kind: 'key';
+  keyId: string;
+  bindingId: string;
+  workspaceId: string;
+  fingerprint: string;
+  createdAt: Date;
+}
+
+/**
+ * One try at executing a keyed request, `_id` = `${bindingId}#${n}`: inserting the next number
+ * decides the single executor (also when taking over from a crashed one). Only its holder
+ * updates it afterwards (heartbeat, release).
+ */
+export interface IdempotencyAttemptDoc {
+  _id: string;
+  kind: 'attempt';
+  keyId: string;
+  attempt: number;
+  holder: string;
+  expiresAt: Date;
+  releasedAt: Date | null;
+  createdAt: Date;
+}
+
+/** The outcome replayed for a key, `_id` = `${bindingId}#outcome`, inserted once and never changed. */
+export interface IdempotencyOutcomeDoc {
+  _id: string;
+  kind: 'outcome';
+  keyId: string;
+  outcome:
+    | { type: 'success'; status: number; body: string | null }
+    | { type: 'error'; code: ErrorCode; message: string; details: IssueDetail[] | null };
+  createdAt: Date;
+}
+
+/** Every document of the `idempotency` collection; all carry the `keyId` they belong to. */
+export type IdempotencyDoc = IdempotencyKeyDoc | IdempotencyAttemptDoc | IdempotencyOutcomeDoc;

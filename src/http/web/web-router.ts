@@ -6,6 +6,7 @@ import { registerInvitePages } from './invite-pages.js';
 import { registerKeysPages } from './keys-page.js';
 import { registerMembersPages } from './members-page.js';
 import type { WebOptions } from './options.js';
+import { registerPlatformsPages } from './platforms-page.js';
 import { securityHeaders } from './security-headers.js';
 import { webErrors } from './web-errors.js';
 import { registerSettingsPages } from './settings-page.js';
@@ -26,6 +27,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerAuthPages(router, options);
   registerInvitePages(router, options);
   registerDevicePages(router, options);
+  registerPlatformsPages(router, options);
   registerKeysPages(router, options);
   registerSettingsPages(router, options);
   registerMembersPages(router, options);

@@ -1,7 +1,12 @@
+import { z } from 'zod';
 import type { CoreDeps } from '../../../core/context.js';
+import { getPostingSchema } from '../../../core/platforms/get-posting-schema.js';
 import { listPlatforms } from '../../../core/platforms/list-platforms.js';
-import { defineRoute, type AnyRoute } from '../../route.js';
 import { PlatformListSchema } from '../../../core/platforms/schema.js';
+import { PostingSchemaBodySchema } from '../../../core/platforms/tiktok-posting-schema.js';
+import { defineRoute, type AnyRoute } from '../../route.js';
+
+const PlatformIdParamsSchema = z.object({ id: z.uuid() });
 
 /** The platform routes (connected accounts). */
 export function platformRoutes(deps: CoreDeps): AnyRoute[] {
@@ -15,6 +20,21 @@ export function platformRoutes(deps: CoreDeps): AnyRoute[] {
       success: { status: 200, description: 'the platforms', schema: PlatformListSchema },
       errors: [],
       handler: async ({ scope }) => ({ platforms: await listPlatforms(deps, scope) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/platforms/:id/schema',
+      operationId: 'getPlatformSchema',
+      summary: "Read a platform's posting schema: content limits, media counts, settings and current privacy levels",
+      tag: 'Platforms',
+      params: PlatformIdParamsSchema,
+      success: {
+        status: 200,
+        description: "the posting schema, from TikTok's creator info read just now",
+        schema: PostingSchemaBodySchema,
+      },
+      errors: ['invalid_request', 'not_found', 'conflict', 'rate_limited', 'provider_error'],
+      handler: ({ scope, params }) => getPostingSchema(deps, scope, params.id),
     }),
   ];
 }

@@ -1,0 +1,109 @@
+import type { Router } from '@koa/router';
+import { z } from 'zod';
+import type { CoreDeps } from '../../core/context.js';
+import { notFound } from '../../core/errors.js';
+import { authenticateSession } from '../../core/identity/sessions.js';
+import { disconnectPlatform } from '../../core/platforms/disconnect-platform.js';
+import { listAllPlatforms } from '../../core/platforms/list-platforms.js';
+import { completeTikTokConnection, startTikTokConnection } from '../../core/platforms/tiktok-connect.js';
+import type { AppContext, AppState } from '../context.js';
+import { redirect } from './auth-pages.js';
+import { SESSION_COOKIE, readCookie } from './cookies.js';
+import { sendPage } from './layout.js';
+import type { WebOptions } from './options.js';
+import { readCheckedForm, signedInPage } from './page-context.js';
+import { platformsView } from './platforms-view.js';
+import { IdParamSchema, WorkspaceFormSchema } from './schema.js';
+import { PAGE_CSP } from './security-headers.js';
+import { requireWebUser } from './session.js';
+import { workspaceParam } from './workspace.js';
+
+/** Confirmations a redirect may ask for: fixed texts, so nothing from the URL is echoed. */
+const NOTICES: Partial<Record<string, string>> = {
+  connected: 'The TikTok account is connected.',
+  reconnected: 'The TikTok account was connected again; its permissions and tokens are up to date.',
+  disconnected: 'The TikTok account was disconnected. Postdeck no longer holds its tokens.',
+};
+const PROBLEMS: Partial<Record<string, string>> = {
+  cancelled: 'TikTok did not connect the account: the permission request was cancelled or denied.',
+};
+
+const CallbackQuerySchema = z.object({
+  state: z.string().max(200).default(''),
+  code: z.string().max(2000).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(2000).optional(),
+});
+
+/**
+ * The workspace's TikTok accounts (`/platforms`): every account with its state, Connect TikTok
+ * (a form that sends the browser to TikTok's consent page), Reconnect and Disconnect; and the
+ * OAuth callback TikTok redirects back to. Any member may connect and disconnect accounts.
+ */
+export function registerPlatformsPages(router: Router<AppState>, options: WebOptions): void {
+  const { deps } = options;
+
+  router.get('/platforms', async (ctx) => {
+    const page = await signedInPage(ctx, options, 'platforms', workspaceParam(ctx));
+    const accounts = await listAllPlatforms(deps, page.scope);
+    const key = typeof ctx.query.notice === 'string' ? ctx.query.notice : '';
+    // The Connect form's answer redirects to TikTok's consent page, which `form-action` must allow.
+    ctx.set(
+      'Content-Security-Policy',
+      PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(deps.tiktok.config.authBaseUrl).origin}`),
+    );
+    sendPage(ctx, {
+      title: 'TikTok accounts',
+      chrome: page.chrome,
+      main: platformsView({
+        csrf: page.csrf,
+        workspaceId: page.workspace.workspaceId,
+        workspaceName: page.workspace.name,
+        accounts,
+        emulator: deps.tiktok.config.emulator === true,
+        done: NOTICES[key],
+        problem: PROBLEMS[key],
+      }),
+    });
+  });
+
+  router.post('/platforms/tiktok/connect', async (ctx) => {
+    const form = await readCheckedForm(ctx, options);
+    const workspace = WorkspaceFormSchema.safeParse(form);
+    if (!workspace.success) throw notFound('Workspace');
+    const page = await signedInPage(ctx, options, 'platforms', workspace.data.workspaceId);
+    const started = await startTikTokConnection(deps, page.scope, { binding: await sessionBinding(deps, ctx) });
+    redirect(ctx, started.authorizeUrl);
+  });
+
+  router.get('/platforms/tiktok/callback', async (ctx) => {
+    await requireWebUser(deps, ctx, options.secureCookies);
+    // A malformed callback has no usable state, which core refuses like an unknown one.
+    const query = CallbackQuerySchema.safeParse(ctx.query);
+    const q = query.success ? query.data : { state: '' };
+    const result = await completeTikTokConnection(
+      deps,
+      { state: q.state, code: q.code, error: q.error, errorDescription: q.error_description },
+      await sessionBinding(deps, ctx),
+    );
+    const notice = result.outcome === 'cancelled' ? 'cancelled' : result.created ? 'connected' : 'reconnected';
+    redirect(ctx, `/platforms?ws=${result.workspaceId}&notice=${notice}`);
+  });
+
+  router.post('/platforms/:id/disconnect', async (ctx) => {
+    const form = await readCheckedForm(ctx, options);
+    const platformId = IdParamSchema.safeParse(ctx.params.id);
+    const workspace = WorkspaceFormSchema.safeParse(form);
+    if (!platformId.success || !workspace.success) throw notFound('Platform');
+    const page = await signedInPage(ctx, options, 'platforms', workspace.data.workspaceId);
+    await disconnectPlatform(deps, page.scope, platformId.data);
+    redirect(ctx, `/platforms?ws=${page.workspace.workspaceId}&notice=disconnected`);
+  });
+}
+
+// The OAuth state is bound to the browser session that started it: a callback arriving in another
+// session (a link planted in someone else's browser) cannot complete the connection.
+async function sessionBinding(deps: CoreDeps, ctx: AppContext): Promise<string> {
+  const { sessionId } = await authenticateSession(deps, readCookie(ctx, SESSION_COOKIE) ?? '');
+  return `session:${sessionId}`;
+}

@@ -1,0 +1,102 @@
+import type { PlatformOverview, PlatformState } from '../../core/platforms/list-platforms.js';
+import { csrfField, hidden, notice } from './forms.js';
+import { markup, type SafeHtml } from './html.js';
+import { when } from './layout.js';
+
+/** What the TikTok accounts page shows. */
+export interface PlatformsView {
+  csrf: string;
+  workspaceId: string;
+  workspaceName: string;
+  accounts: PlatformOverview[];
+  emulator: boolean;
+  done: string | undefined;
+  problem: string | undefined;
+}
+
+const STATE_BADGES: Record<PlatformState, SafeHtml> = {
+  ready: markup`<span class="badge">Ready</span>`,
+  needs_reconnect: markup`<span class="badge off">Needs reconnect</span>`,
+  disconnected: markup`<span class="badge off">Disconnected</span>`,
+};
+
+const CAPABILITY_NAMES: Record<string, string> = { video: 'Videos', photo: 'Photos', draft: 'Drafts' };
+
+/** The page body: the emulator banner, the connect button and one row per account. */
+export function platformsView(view: PlatformsView): SafeHtml {
+  return markup`<h1>TikTok accounts of ${view.workspaceName}</h1>
+    ${view.emulator ? emulatorBanner() : ''}${notice(view.done, 'success')}${notice(view.problem)}
+    <p class="muted">
+      Posts go to the accounts connected here. Connecting sends you to TikTok to choose an account and allow Postdeck
+      to post for it; connecting the same account again refreshes its permissions.
+    </p>
+    ${
+      view.accounts.length === 0
+        ? markup`<div class="card">
+            <p>No TikTok account is connected to this workspace yet.</p>
+            ${connectForm(view, 'Connect TikTok', 'primary')}
+          </div>`
+        : markup`${accountTable(view)}${connectForm(view, 'Connect TikTok', 'primary')}`
+    }`;
+}
+
+function emulatorBanner(): SafeHtml {
+  return markup`<div class="notice info" role="status">
+    <strong>TikTok emulator — posts go nowhere real.</strong> No TikTok app is configured (<code>TIKTOK_CLIENT_KEY</code>),
+    so Postdeck runs a local emulator of TikTok: the accounts below are emulated and nothing is published on TikTok.
+  </div>`;
+}
+
+function connectForm(view: PlatformsView, label: string, kind: string, account?: string): SafeHtml {
+  return markup`<form class="${kind === 'primary' ? '' : 'inline'}" method="post" action="/platforms/tiktok/connect">
+    ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+    <button type="submit" class="${kind}" ${account ? markup`aria-label="${label} ${account}"` : ''}>${label}</button>
+  </form>`;
+}
+
+function accountTable(view: PlatformsView): SafeHtml {
+  const rows = view.accounts.map(({ platform, state }) => {
+    const name = platform.displayHandle ? `@${platform.displayHandle}` : (platform.displayName ?? platform.id);
+    const can = platform.capabilities.map((c) => CAPABILITY_NAMES[c] ?? c).join(', ');
+    const expires = platform.tokenExpiresAt ? new Date(platform.tokenExpiresAt) : null;
+    return markup`<tr>
+      <td>
+        <strong>${platform.displayName ?? 'Unnamed account'}</strong>
+        ${platform.displayHandle ? markup`<br /><span class="muted">@${platform.displayHandle}</span>` : ''}
+      </td>
+      <td>${STATE_BADGES[state]}</td>
+      <td>${can || markup`<span class="muted">None: reconnect and allow posting</span>`}</td>
+      <td>${state === 'disconnected' ? markup`<span class="muted">—</span>` : when(expires, 'Unknown')}</td>
+      <td>
+        ${state === 'ready' ? '' : connectForm(view, 'Reconnect', 'secondary small', name)}
+        ${
+          state === 'disconnected'
+            ? ''
+            : markup`<form class="inline" method="post" action="/platforms/${platform.id}/disconnect">
+                ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+                <button type="submit" class="danger small" aria-label="Disconnect ${name}">Disconnect</button>
+              </form>`
+        }
+      </td>
+    </tr>`;
+  });
+  return markup`<div class="table">
+    <table>
+      <caption class="muted">
+        ${view.accounts.length === 1 ? '1 account' : `${view.accounts.length} accounts`}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Account</th>
+          <th scope="col">Status</th>
+          <th scope="col">Can post</th>
+          <th scope="col">Access token until</th>
+          <th scope="col"><span class="muted">Actions</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+}
