@@ -13,23 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MongoClient } from 'mongodb';
-import { collectionsOf, ensureIndexes } from '../src/core/db/collections.js';
-import { bootstrapTenant } from '../src/core/tenancy/bootstrap.js';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded/index.js';
 import { createLogger } from '../src/logger.js';
-import { DEFAULT_PLANS } from '../src/core/plans.js';
-import { createSecretBox, newSecretKey } from '../src/core/crypto/secret-box.js';
-import { TikTokHttp } from '../src/core/providers/tiktok/http.js';
-
-// The bench only mints a key and uploads; it never calls TikTok.
-const NO_TIKTOK = {
-  authBaseUrl: 'http://127.0.0.1:9',
-  apiBaseUrl: 'http://127.0.0.1:9',
-  clientKey: 'unused',
-  clientSecret: 'unused',
-  redirectUri: 'http://127.0.0.1:9/callback',
-};
 
 const FILE_BYTES = 1024 * 1024 * 1024;
 const RSS_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -51,33 +36,24 @@ async function main(): Promise<void> {
     uri = embedded.uri;
   }
   const dbName = `bench_${randomUUID().slice(0, 8)}`;
-  const client = await new MongoClient(uri).connect();
   const port = await freePort();
+  const env = {
+    ...process.env,
+    MONGODB_URI: uri,
+    MONGODB_DB: dbName,
+    DATA_DIR: path.join(work, 'data'),
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+  };
   const server = spawn(process.execPath, ['bin/postdeck.js', 'serve'], {
-    env: {
-      ...process.env,
-      MONGODB_URI: uri,
-      MONGODB_DB: dbName,
-      DATA_DIR: path.join(work, 'data'),
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-    },
+    env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const file = path.join(work, 'video.mp4');
   try {
-    const db = client.db(dbName);
-    await ensureIndexes(db);
-    const deps = {
-      db: collectionsOf(db),
-      plans: DEFAULT_PLANS,
-      logger: createLogger({ level: 'silent' }),
-      now: () => new Date(),
-      secrets: createSecretBox(newSecretKey()),
-      tiktok: new TikTokHttp(NO_TIKTOK, createLogger({ level: 'silent' })),
-    };
-    const { apiKey } = await bootstrapTenant(deps, { workspaceName: 'bench' });
     await waitForOk(`http://127.0.0.1:${port}/healthz`);
+    const bootstrap = execFileSync(process.execPath, ['bin/postdeck.js', 'admin', 'bootstrap', '--json'], { env });
+    const { apiKey } = JSON.parse(bootstrap.toString()) as { apiKey: string };
 
     await writeVideo(file, FILE_BYTES);
     const copyStarted = performance.now();
@@ -118,7 +94,6 @@ async function main(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
-    await client.close();
     await embedded?.stop();
     rmSync(work, { recursive: true, force: true });
   }

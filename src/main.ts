@@ -50,22 +50,29 @@ export async function openCore(
     await database.close();
     throw error;
   }
-  const deps: CoreDeps = {
+  const base: Omit<CoreDeps, 'jobs'> = {
     db: collectionsOf(database.db),
     plans: config.plans,
     logger,
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
     tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
+    media: {
+      store: openMediaStore(config.media.store),
+      limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
+      publicBaseUrl: config.media.publicBaseUrl,
+      isInUse: postsUsingMedia(database.db),
+    },
   };
   const jobs = createJobRunner({
     db: database.db,
-    deps,
+    deps: base,
     definitions: JOB_DEFINITIONS,
     recurring: RECURRING_JOBS,
     pollIntervalMs: config.jobs.pollIntervalMs,
     concurrency: config.jobs.concurrency,
   });
+  const deps: CoreDeps = { ...base, jobs };
   return {
     database,
     deps,
@@ -102,12 +109,6 @@ export async function startPostdeck(
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
-        media: {
-          store: openMediaStore(config.media.store),
-          limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
-          publicBaseUrl: config.media.publicBaseUrl,
-          isInUse: postsUsingMedia(core.database.db),
-        },
         logger,
         publicUrl: config.publicUrl,
         bodyLimitBytes: config.bodyLimitBytes,

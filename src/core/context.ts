@@ -1,6 +1,8 @@
 import type { Logger } from '../logger.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Collections } from './db/collections.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { MediaDeps } from './media/deps.js';
 import type { PlanTable } from './plans.js';
 import type { TikTokHttp } from './providers/tiktok/http.js';
 
@@ -14,6 +16,10 @@ export interface CoreDeps {
   readonly secrets: SecretBox;
   /** The TikTok client (real TikTok or the emulator, by its base URLs). */
   readonly tiktok: TikTokHttp;
+  /** The media store, limits and public base URL (the publishing engine streams and links media). */
+  readonly media: MediaDeps;
+  /** The job queue: use cases and jobs enqueue work here. */
+  readonly jobs: JobQueue;
 }
 
 /** Who is acting: an API key, a signed-in user, or the system itself (jobs, CLI). */

@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import type { CoreDeps } from '../core/context.js';
-import type { MediaDeps } from '../core/media/deps.js';
 import type { Logger } from '../logger.js';
 import { createAuthRouter } from './auth-routes.js';
 import type { AppState } from './context.js';
@@ -17,8 +16,6 @@ import { createWebRouter } from './web/web-router.js';
 
 export interface HttpAppOptions {
   deps: CoreDeps;
-  /** The media store, limits and public base URL of the media library and its public URLs. */
-  media: MediaDeps;
   logger: Logger;
   publicUrl: string;
   bodyLimitBytes: number;
@@ -37,7 +34,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy, maxIpsCount: 1 });
   // Errors are rendered by errorMiddleware; Koa's default handler would print them to stderr.
   app.silent = true;
-  const routes = publicRoutes(options.deps, options.media);
+  const routes = publicRoutes(options.deps, options.deps.media);
   const system = createSystemRouter({
     checkDatabase: options.checkDatabase,
     openApiDocument: buildOpenApiDocument(routes, options.publicUrl),
@@ -48,7 +45,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(errorMiddleware(options.logger));
   app.use(system.routes());
   app.use(api.routes());
-  app.use(createMediaServingRouter(options.deps, options.media).routes());
+  app.use(createMediaServingRouter(options.deps, options.deps.media).routes());
   app.use(createDeviceRouter(options).routes());
   app.use(createKeyRouter(options.deps).routes());
   app.use(createAuthRouter({ ...options, openSignup: options.openSignup ?? false }).routes());

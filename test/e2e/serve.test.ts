@@ -2,20 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { revokeApiKey } from '../../src/core/auth/api-keys.js';
-import { collectionsOf } from '../../src/core/db/collections.js';
-import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
-import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { loadConfig } from '../../src/config.js';
-import { tiktokClientConfig } from '../../src/tiktok-setup.js';
-import type { CoreDeps } from '../../src/core/context.js';
-import { createJobRunner } from '../../src/core/jobs/job-runner.js';
-import { JOB_DEFINITIONS } from '../../src/core/jobs/registry.js';
 import { sendWorkerProbe } from '../../src/core/ops/worker-probe.js';
-import { DEFAULT_PLANS } from '../../src/core/plans.js';
 import { createLogger } from '../../src/logger.js';
+import { openCore, type Core } from '../../src/main.js';
 import { freePort, isAlive, runPostdeck, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 
 // The real entry point, spawned the way `npm start` runs it, on the embedded database.
@@ -60,22 +52,13 @@ function registry(): { pid: number; uri: string } {
   return JSON.parse(readFileSync(path.join(dataDir, 'embedded-db.json'), 'utf8')) as { pid: number; uri: string };
 }
 
-/** Core deps on the running server's database, found the way the admin CLI finds it. */
-async function withServerDb<T>(use: (deps: CoreDeps, client: MongoClient) => Promise<T>): Promise<T> {
-  const client = await new MongoClient(registry().uri).connect();
+/** Core on the running server's database, attached the way the admin CLI attaches (DATA_DIR's registry). */
+async function withServerCore<T>(use: (core: Core) => Promise<T>): Promise<T> {
+  const core = await openCore(loadConfig(env, { cwd: dataDir }), createLogger({ level: 'silent' }));
   try {
-    const deps: CoreDeps = {
-      db: collectionsOf(client.db('postdeck')),
-      plans: DEFAULT_PLANS,
-      logger: createLogger({ level: 'silent' }),
-      now: () => new Date(),
-      // Only jobs and keys are touched here: no provider calls, no sealed tokens.
-      secrets: createSecretBox(newSecretKey()),
-      tiktok: new TikTokHttp(tiktokClientConfig(loadConfig({}, { cwd: dataDir })), createLogger({ level: 'silent' })),
-    };
-    return await use(deps, client);
+    return await use(core);
   } finally {
-    await client.close();
+    await core.close();
   }
 }
 
@@ -84,22 +67,15 @@ function listPlatforms(apiKey?: string): Promise<Response> {
 }
 
 async function enqueueProbe(holdMs: number): Promise<string> {
-  return withServerDb(async (deps, client) => {
-    const jobs = createJobRunner({
-      db: client.db('postdeck'),
-      deps,
-      definitions: JOB_DEFINITIONS,
-      pollIntervalMs: 1000,
-      concurrency: 1,
-    });
-    const probe = await sendWorkerProbe(deps, jobs, holdMs);
+  return withServerCore(async (core) => {
+    const probe = await sendWorkerProbe(core.deps, core.jobs, holdMs);
     return probe._id;
   });
 }
 
 async function waitForProbeStart(probeId: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+    const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
     if (probe?.startedAt) return;
     await sleep(100);
   }
@@ -143,7 +119,7 @@ describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => 
       accountId: string;
     };
     expect(second.workspaceId).toBe(workspaceId);
-    await withServerDb(async (deps) => {
+    await withServerCore(async ({ deps }) => {
       const key = await deps.db.apiKeys.findOne({ workspaceId, _id: { $ne: '' } }, { sort: { createdAt: -1 } });
       await revokeApiKey(deps, { workspaceId, accountId: second.accountId, actor: { type: 'system' } }, key!._id);
     });
@@ -161,7 +137,7 @@ describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => 
     expect(isAlive(databasePid)).toBe(false);
 
     await start('e2e-after-drain');
-    const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+    const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
     expect(probe?.finishedAt).toBeInstanceOf(Date);
   });
 
@@ -181,11 +157,11 @@ describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => 
 
     await start('e2e-after-release');
     for (let i = 0; i < 300; i++) {
-      const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+      const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
       if (probe?.finishedAt) break;
       await sleep(100);
     }
-    const probe = await withServerDb((deps) => deps.db.workerProbes.findOne({ _id: probeId }));
+    const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
     expect(probe?.finishedAt).toBeInstanceOf(Date);
     expect(await stop(server!)).toBe(0);
   });

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import { inject } from 'vitest';
 import { collectionsOf, ensureIndexes } from '../../src/core/db/collections.js';
 import type { CoreDeps } from '../../src/core/context.js';
+import { createJobRunner, type JobRunner } from '../../src/core/jobs/job-runner.js';
+import { JOB_DEFINITIONS } from '../../src/core/jobs/registry.js';
+import type { MediaDeps } from '../../src/core/media/deps.js';
+import { postsUsingMedia } from '../../src/core/media/in-use.js';
+import { createLocalMediaStore } from '../../src/core/media/local-store.js';
 import { DEFAULT_PLANS, type PlanTable } from '../../src/core/plans.js';
 import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
@@ -15,10 +23,13 @@ export interface TestDatabase {
   dbName: string;
   db: Db;
   deps: CoreDeps;
+  /** The local media store's temporary directory (removed by `close()`). */
+  mediaDir: string;
+  /** Starts processing jobs on this database (the same queue `deps.jobs` enqueues to). */
+  startWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Opens a uniquely named database with every index ensured, and core deps on it. */
 /** A TikTok client config aimed at a closed port: tests that talk to TikTok pass an emulator's config instead. */
 const NO_TIKTOK: TikTokClientConfig = {
   authBaseUrl: 'http://127.0.0.1:9',
@@ -28,8 +39,15 @@ const NO_TIKTOK: TikTokClientConfig = {
   redirectUri: 'http://localhost/platforms/tiktok/callback',
 };
 
+/** Opens a uniquely named database with every index ensured, and core deps on it. */
 export async function openTestDatabase(
-  options: { plans?: PlanTable; logger?: Logger; tiktok?: TikTokClientConfig } = {},
+  options: {
+    plans?: PlanTable;
+    logger?: Logger;
+    tiktok?: TikTokClientConfig;
+    /** Overrides of the media settings (limits, public base URL); the store is a temporary directory. */
+    media?: Partial<MediaDeps>;
+  } = {},
 ): Promise<TestDatabase> {
   const uri = inject('mongoUri');
   const dbName = `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -37,22 +55,48 @@ export async function openTestDatabase(
   const db = client.db(dbName);
   await ensureIndexes(db);
   const logger = options.logger ?? createLogger({ level: 'silent' });
-  const deps: CoreDeps = {
+  const mediaDir = await mkdtemp(path.join(os.tmpdir(), 'postdeck-media-'));
+  const base: Omit<CoreDeps, 'jobs'> = {
     db: collectionsOf(db),
     plans: options.plans ?? DEFAULT_PLANS,
     logger,
     now: () => new Date(),
     secrets: createSecretBox(newSecretKey()),
     tiktok: new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 }),
+    media: {
+      store: createLocalMediaStore(mediaDir),
+      limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },
+      publicBaseUrl: 'http://localhost',
+      isInUse: postsUsingMedia(db),
+      ...options.media,
+    },
+  };
+  // Agenda starts only when a test enqueues or runs a worker, so files that never do pay nothing.
+  let runner: JobRunner | undefined;
+  const jobRunner = (): JobRunner =>
+    (runner ??= createJobRunner({
+      db,
+      deps: base,
+      definitions: JOB_DEFINITIONS,
+      pollIntervalMs: 100,
+      concurrency: 20,
+    }));
+  const deps: CoreDeps = {
+    ...base,
+    jobs: { enqueue: (definition, data, when) => jobRunner().enqueue(definition, data, when) },
   };
   return {
     uri,
     dbName,
     db,
     deps,
+    mediaDir,
+    startWorker: () => jobRunner().startProcessing(),
     async close() {
+      await runner?.stop(5_000);
       await db.dropDatabase();
       await client.close();
+      await rm(mediaDir, { recursive: true, force: true });
     },
   };
 }

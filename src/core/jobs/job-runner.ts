@@ -2,12 +2,14 @@ import { Agenda, backoffStrategies, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { ObjectId, type Db } from 'mongodb';
 import type { CoreDeps } from '../context.js';
-import type { AnyJobDefinition, JobDefinition } from './define-job.js';
+import type { AnyJobDefinition } from './define-job.js';
+import type { JobQueue } from './queue.js';
 import type { RecurringJob } from './registry.js';
 
 export interface JobRunnerOptions {
   db: Db;
-  deps: CoreDeps;
+  /** What jobs get, except the queue itself, which the runner adds (jobs enqueue follow-up jobs). */
+  deps: Omit<CoreDeps, 'jobs'>;
   definitions: readonly AnyJobDefinition[];
   /** Scheduled when processing starts. */
   recurring?: readonly RecurringJob[];
@@ -16,8 +18,7 @@ export interface JobRunnerOptions {
 }
 
 /** Enqueues jobs (every role) and processes them (the worker role), on Agenda's MongoDB backend. */
-export interface JobRunner {
-  enqueue<Data>(definition: JobDefinition<Data>, data: Data, options?: { runAt?: Date }): Promise<string>;
+export interface JobRunner extends JobQueue {
   /** Starts taking jobs from the queue; only the worker role calls this. */
   startProcessing(): Promise<void>;
   /** Stops intake, waits up to `drainMs` for running jobs, then releases what still runs. */
@@ -26,7 +27,7 @@ export interface JobRunner {
 
 /** Builds the job runner on the app's own database handle. */
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
-  const { deps } = options;
+  const { logger } = options.deps;
   const agenda = new Agenda({
     backend: new MongoBackend({ mongo: options.db, collection: 'agendaJobs' }),
     processEvery: options.pollIntervalMs,
@@ -34,10 +35,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   });
   // Agenda connects (and creates its indexes) in the background from here on; closing the
   // database before that settles would interrupt it, so stop() waits for `settled`.
-  const settled = agenda.ready.catch((error: unknown) => deps.logger.error({ err: error }, 'job queue did not start'));
-  agenda.on('error', (error: Error) => deps.logger.error({ err: error }, 'job queue error'));
+  const settled = agenda.ready.catch((error: unknown) => logger.error({ err: error }, 'job queue did not start'));
+  agenda.on('error', (error: Error) => logger.error({ err: error }, 'job queue error'));
   agenda.on('fail', (error: Error, job: Job) =>
-    deps.logger.warn({ job: job.attrs.name, jobId: String(job.attrs._id), reason: error.message }, 'job failed'),
+    logger.warn({ job: job.attrs.name, jobId: String(job.attrs._id), reason: error.message }, 'job failed'),
   );
 
   // Ids of the jobs this process is running, so a shutdown can hand unfinished ones back.
@@ -51,7 +52,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         try {
           const data: unknown = definition.data.parse(job.attrs.data);
           await definition.perform(data, {
-            deps,
+            deps: jobDeps,
             jobId,
             attempt: (job.attrs.failCount ?? 0) + 1,
             touch: async (progress) => {
@@ -76,7 +77,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   let processing = false;
   let stopped = false;
-  return {
+  const runner: JobRunner = {
     async enqueue(definition, data, enqueueOptions = {}) {
       const valid = definition.data.parse(data);
       const job = enqueueOptions.runAt
@@ -113,4 +114,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return { unfinished: unfinished.length };
     },
   };
+  // Jobs get the same deps as use cases, this queue included (they enqueue follow-ups); declared
+  // after the runner, which is fine: no job runs before startProcessing.
+  const jobDeps: CoreDeps = { ...options.deps, jobs: runner };
+  return runner;
 }
