@@ -17,6 +17,8 @@ import type {
   OAuthStateDoc,
   OAuthStateUseDoc,
   PlatformDoc,
+  PostDoc,
+  PublishAttemptDoc,
   PlatformTokenDoc,
   PositionHintDoc,
   SecretLookupDoc,
@@ -54,6 +56,8 @@ export interface Collections {
   mediaFolders: Collection<MediaFolderDoc>;
   mediaFolderNames: Collection<MediaFolderNameDoc>;
   idempotency: Collection<IdempotencyDoc>;
+  posts: Collection<PostDoc>;
+  publishAttempts: Collection<PublishAttemptDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -89,6 +93,13 @@ const INDEXES: IndexTable = {
   mediaFolderNames: [],
   // Requests find their documents by `_id`; these serve the purge.
   idempotency: [{ key: { createdAt: 1 } }, { key: { keyId: 1 } }],
+  posts: [
+    { key: { workspaceId: 1, parentPostId: 1, scheduledFor: 1 } },
+    { key: { groupId: 1 } },
+    { key: { state: 1, dueAt: 1 } },
+    { key: { workspaceId: 1, mediaIds: 1, state: 1 } },
+  ],
+  publishAttempts: [{ key: { postId: 1, n: 1 } }, { key: { phase: 1, leaseExpiresAt: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -117,6 +128,8 @@ const NAMES: { [K in keyof Collections]: string } = {
   mediaFolders: 'media_folders',
   mediaFolderNames: 'media_folder_names',
   idempotency: 'idempotency',
+  posts: 'posts',
+  publishAttempts: 'publish_attempts',
 };
 
 /** Typed handles on every collection of `db`. */

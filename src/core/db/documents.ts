@@ -295,7 +295,7 @@ export interface MediaDoc {
   sha256: string;
   originalFileName: string;
   folderId: string | null;
-  /** Images: `{ width, height }`; videos: null until a tool can read them. */
+  /** Images: `{ width, height }`; videos: `{ width, height, durationSec, fps }` (each null when unreadable). */
   thumbnailMetadata: Record<string, unknown> | null;
   /** The stored preview, or null when the generic video placeholder is served. */
   preview: { storageKey: string; mimeType: string; size: number; sha256: string } | null;
@@ -368,3 +368,64 @@ export interface IdempotencyOutcomeDoc {
 
 /** Every document of the `idempotency` collection; all carry the `keyId` they belong to. */
 export type IdempotencyDoc = IdempotencyKeyDoc | IdempotencyAttemptDoc | IdempotencyOutcomeDoc;
+
+/** Where a post is in its life; PUBLISHING is the engine's: an attempt was claimed and runs. */
+export type PostState = 'DRAFT' | 'QUEUE' | 'PUBLISHING' | 'PUBLISHED' | 'ERROR';
+
+/**
+ * One post of a group (the root, or a thread reply with `parentPostId`). Before PUBLISHING the API
+ * writes it under the post's edit lease (`post:<id>`); from PUBLISHING on only the engine does, so
+ * no two actors ever rewrite one document at once (FerretDB would lose fields).
+ */
+export interface PostDoc {
+  _id: string;
+  workspaceId: string;
+  /** The owner account, whose monthly post cap the root's unit was spent from. */
+  accountId: string;
+  groupId: string;
+  parentPostId: string | null;
+  /** The platform (API field `integrationId`). */
+  platformId: string;
+  content: string;
+  /** Provider settings as the platform's posting schema names them. */
+  settings: Record<string, unknown>;
+  mediaIds: string[];
+  state: PostState;
+  scheduledFor: Date | null;
+  /** Thread replies: minutes after the root was published (null: right after it). */
+  delayInMinutes: number | null;
+  /** When the engine should take the post: scheduledFor, or the moment it was queued for `now`; null for drafts. */
+  dueAt: Date | null;
+  releaseId: string | null;
+  releaseUrl: string | null;
+  errorText: string | null;
+  /** The post-cap ledger unit spent when the root entered QUEUE, kept for a refund. */
+  capSpend: { id: string; pool: string; period: string; slot: number } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** How far one publishing attempt got; `init_sent` is written before the init request leaves. */
+export type PublishAttemptPhase = 'claimed' | 'init_sent' | 'init_answered' | 'created_nothing' | 'outcome_unknown';
+
+/**
+ * One attempt to publish a post, `_id` = `${postId}#${n}`: inserting it is the claim (one winner).
+ * Attempt n+1 may exist only when attempt n ended `created_nothing`, so TikTok never gets a second
+ * init for a post it may already have. Only the attempt's holder writes it after the insert.
+ */
+export interface PublishAttemptDoc {
+  _id: string;
+  postId: string;
+  workspaceId: string;
+  n: number;
+  /** The worker that holds it (a process-unique id). */
+  worker: string;
+  claimedAt: Date;
+  /** Renewed while the worker works; past it, the sweeper may resolve the attempt. */
+  leaseExpiresAt: Date;
+  phase: PublishAttemptPhase;
+  /** TikTok's publish_id, stored the moment the init answer arrives. */
+  publishId: string | null;
+  /** What happened, in order: what was sent, what TikTok answered. No tokens. */
+  events: { at: Date; what: string; detail: string | null }[];
+}
