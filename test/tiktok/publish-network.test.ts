@@ -244,6 +244,24 @@ describe('init failures the emulator cannot produce', () => {
     expect(received).toHaveLength(1);
   });
 
+  it('a connection that could not be opened created nothing (the request never left)', async () => {
+    // A port that was just free: nothing listens there, so the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const closedUrl = `http://127.0.0.1:${port}`;
+    const closed = new TikTokHttp(
+      { authBaseUrl: closedUrl, apiBaseUrl: closedUrl, clientKey: 'k', clientSecret: 's', redirectUri: 'x' },
+      createLogger({ level: 'silent' }),
+      { baseDelayMs: 1 },
+    );
+    const error = await initFailure(
+      initVideoPost(closed, 't', { postInfo: post, source: { source: 'FILE_UPLOAD', videoSize: 1000 } }),
+    );
+    expect(error).toMatchObject({ createdNothing: true, tiktokCode: 'connection_failed', httpStatus: 0 });
+  });
+
   it('a timeout is ambiguous and never retried', async () => {
     behaviour = 'hang';
     const error = await initFailure(

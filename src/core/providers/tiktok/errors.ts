@@ -89,6 +89,7 @@ const INIT_REFUSALS: ReadonlyMap<string, number> = new Map([
  * | failure                                                             | createdNothing |
  * | ------------------------------------------------------------------- | -------------- |
  * | refused by Postdeck before sending (validation, chunk planning)     | true           |
+ * | no connection could be made (`connection_failed`: refused, DNS)     | true           |
  * | HTTP 429 (any code): TikTok refused the request at its rate limit   | true           |
  * | a documented refusal of INIT_REFUSALS with its documented status    | true           |
  * | network error, timeout (the request may have arrived)               | false          |
@@ -99,7 +100,7 @@ const INIT_REFUSALS: ReadonlyMap<string, number> = new Map([
  * The client-side limiter never refuses: it waits, so it never produces a failure here.
  */
 export function initCreatedNothing(error: TikTokApiError): boolean {
-  if (error.source === 'client') return true;
+  if (error.source === 'client' || error.tiktokCode === 'connection_failed') return true;
   if (error.httpStatus === 429) return true;
   return INIT_REFUSALS.get(error.tiktokCode) === error.httpStatus;
 }

@@ -133,7 +133,7 @@ export class TikTokHttp {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (error) {
-        if (!retriesLeft) throw new TikTokApiError('network_error', (error as Error).message, 0, 'api');
+        if (!retriesLeft) throw networkError(error);
         await this.backoff(path, attempt, 'network error');
         continue;
       }
@@ -166,4 +166,21 @@ export function validateResponse<T>(schema: z.ZodType<T>, value: unknown, path: 
   if (parsed.success) return parsed.data;
   const where = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
   throw new TikTokApiError('unexpected_response', `${path} answered an unexpected shape (${where})`, 200, 'api');
+}
+
+// Failures to open a connection at all: the request never left, so TikTok cannot have acted on it.
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** `connection_failed` when no connection was made (fetch puts the socket error in `cause`), else `network_error`. */
+function networkError(error: unknown): TikTokApiError {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const notConnected = typeof cause?.code === 'string' && NOT_CONNECTED.has(cause.code);
+  return new TikTokApiError(notConnected ? 'connection_failed' : 'network_error', (error as Error).message, 0, 'api');
 }
