@@ -1,7 +1,9 @@
 import { Router } from '@koa/router';
 import type { CoreDeps } from '../core/context.js';
+import type { MediaRenditionKind } from '../core/db/documents.js';
 import type { MediaDeps } from '../core/media/deps.js';
-import { openPublicContent } from '../core/media/public-content.js';
+import { openPublicContent, type PublicVariant } from '../core/media/public-content.js';
+import { RENDITION_PATHS } from '../core/media/renditions.js';
 import type { ByteRange } from '../core/media/store.js';
 import type { AppContext, AppState } from './context.js';
 
@@ -9,12 +11,13 @@ const ID_PATTERN = /^[0-9a-f-]{36}$/;
 const TOKEN_PATTERN = /^[0-9a-f]{32}$/;
 
 /**
- * The public media URLs, `/m/<id>/<token>` and `/m/<id>/<token>/preview`: no API key (TikTok and
- * browsers fetch them), immutable bytes with a strong ETag, and single byte ranges for players.
+ * The public media URLs, `/m/<id>/<token>`, `/m/<id>/<token>/preview` and the renditions made for publishing
+ * (`/m/<id>/<token>/tiktok.jpg`): no API key (TikTok and browsers fetch them), immutable bytes with a strong
+ * ETag, and single byte ranges for players. Never a redirect: TikTok follows none.
  */
 export function createMediaServingRouter(deps: CoreDeps, media: MediaDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const serve = (variant: 'original' | 'preview') => async (ctx: AppContext & { params: Record<string, string> }) => {
+  const serve = (variant: PublicVariant) => async (ctx: AppContext & { params: Record<string, string> }) => {
     const { id = '', token = '' } = ctx.params;
     // Malformed links are not found without a database read.
     if (!ID_PATTERN.test(id) || !TOKEN_PATTERN.test(token)) return;
@@ -48,6 +51,9 @@ export function createMediaServingRouter(deps: CoreDeps, media: MediaDeps): Rout
   };
   router.get('/m/:id/:token', serve('original'));
   router.get('/m/:id/:token/preview', serve('preview'));
+  for (const [kind, file] of Object.entries(RENDITION_PATHS) as [MediaRenditionKind, string][]) {
+    router.get(`/m/:id/:token/${file}`, serve(kind));
+  }
   return router;
 }
 

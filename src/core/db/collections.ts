@@ -13,6 +13,7 @@ import type {
   MediaDoc,
   MediaFolderDoc,
   MediaFolderNameDoc,
+  MediaRenditionDoc,
   MembershipDoc,
   OAuthStateDoc,
   OAuthStateUseDoc,
@@ -55,6 +56,7 @@ export interface Collections {
   media: Collection<MediaDoc>;
   mediaFolders: Collection<MediaFolderDoc>;
   mediaFolderNames: Collection<MediaFolderNameDoc>;
+  mediaRenditions: Collection<MediaRenditionDoc>;
   idempotency: Collection<IdempotencyDoc>;
   posts: Collection<PostDoc>;
   publishAttempts: Collection<PublishAttemptDoc>;
@@ -91,6 +93,8 @@ const INDEXES: IndexTable = {
   // Names are unique per workspace through media_folder_names' `_id`, not an index here.
   mediaFolders: [{ key: { workspaceId: 1, nameKey: 1 } }],
   mediaFolderNames: [],
+  // Found by `_id` (`${mediaId}#${kind}`) only.
+  mediaRenditions: [],
   // Requests find their documents by `_id`; these serve the purge.
   idempotency: [{ key: { createdAt: 1 } }, { key: { keyId: 1 } }],
   posts: [
@@ -127,6 +131,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   media: 'media',
   mediaFolders: 'media_folders',
   mediaFolderNames: 'media_folder_names',
+  mediaRenditions: 'media_renditions',
   idempotency: 'idempotency',
   posts: 'posts',
   publishAttempts: 'publish_attempts',

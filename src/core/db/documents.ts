@@ -303,6 +303,30 @@ export interface MediaDoc {
   createdAt: Date;
 }
 
+/** Which derived copies of a media object exist (one per purpose). */
+export type MediaRenditionKind = 'tiktok';
+
+/**
+ * A derived copy of a media object's bytes, `_id` = `${mediaId}#${kind}` (e.g. the JPEG sent to TikTok for an
+ * image over 1080p). Its own document, not a field on the media doc: FerretDB rewrites whole documents, so
+ * a rendition written while the media is moved to a folder could lose either change; inserting the `_id`
+ * also decides between workers making the same rendition at once. Never updated after the insert.
+ */
+export interface MediaRenditionDoc {
+  _id: string;
+  mediaId: string;
+  workspaceId: string;
+  kind: MediaRenditionKind;
+  storageKey: string;
+  mimeType: string;
+  size: number;
+  /** Hex SHA-256 of the bytes, served as the strong ETag. */
+  sha256: string;
+  width: number;
+  height: number;
+  createdAt: Date;
+}
+
 /** A media folder; its name is unique per workspace through a `media_folder_names` reservation. */
 export interface MediaFolderDoc {
   _id: string;

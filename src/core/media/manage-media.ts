@@ -3,6 +3,7 @@ import type { MediaDoc } from '../db/documents.js';
 import { AppError, notFound } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';
+import { deleteRenditions } from './renditions.js';
 import { toMedia, type Media } from './view.js';
 
 /** The workspace's media object `id`; another workspace's is not found, like a missing one. */
@@ -33,7 +34,8 @@ export async function moveMedia(
 
 /**
  * Deletes a media object and its bytes; refused with 409 while a scheduled or queued post uses it.
- * The record goes first, so its URLs stop working before the bytes disappear.
+ * The record goes first, so its URLs stop working before the bytes disappear; renditions made for
+ * publishing go with it.
  */
 export async function deleteMedia(deps: CoreDeps, media: MediaDeps, scope: Scope, id: string): Promise<void> {
   const doc = await requireMedia(deps, scope, id);
@@ -43,4 +45,5 @@ export async function deleteMedia(deps: CoreDeps, media: MediaDeps, scope: Scope
   await deps.db.media.deleteOne({ _id: id, workspaceId: scope.workspaceId });
   await media.store.delete(doc.storageKey);
   if (doc.preview) await media.store.delete(doc.preview.storageKey);
+  await deleteRenditions(deps, media.store, id);
 }

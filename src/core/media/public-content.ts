@@ -1,10 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { CoreDeps } from '../context.js';
+import type { MediaRenditionKind } from '../db/documents.js';
 import { notFound } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { videoPlaceholder } from './preview.js';
+import { renditionId } from './renditions.js';
 import type { ByteRange } from './store.js';
+
+/** Which bytes a public URL names: the upload, its preview, or a rendition made for publishing. */
+export type PublicVariant = 'original' | 'preview' | MediaRenditionKind;
 
 /** What the public URL serves: the bytes' length, type and strong validator, and a reader. */
 export interface PublicContent {
@@ -24,7 +29,7 @@ export async function openPublicContent(
   media: MediaDeps,
   id: string,
   token: string,
-  variant: 'original' | 'preview',
+  variant: PublicVariant,
 ): Promise<PublicContent> {
   const doc = await deps.db.media.findOne({ _id: id });
   if (!doc || doc.status !== 'READY' || !sameToken(doc.publicToken, token)) throw notFound('Media');
@@ -35,6 +40,13 @@ export async function openPublicContent(
       etag: `"${doc.sha256}"`,
       open: (range) => media.store.get(doc.storageKey, range),
     };
+  }
+  if (variant !== 'preview') {
+    // Renditions exist once publishing made them; until then (and for other media) the URL is not found.
+    const rendition = await deps.db.mediaRenditions.findOne({ _id: renditionId(doc._id, variant) });
+    if (!rendition) throw notFound('Media');
+    const { storageKey, size, mimeType, sha256 } = rendition;
+    return { size, mimeType, etag: `"${sha256}"`, open: (range) => media.store.get(storageKey, range) };
   }
   if (doc.preview) {
     const { storageKey, size, mimeType, sha256 } = doc.preview;
