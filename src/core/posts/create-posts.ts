@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreDeps, Scope } from '../context.js';
+import type { PlatformDoc, PostDoc, PostState } from '../db/documents.js';
+import { AppError, notFound, type ErrorCode, type IssueDetail } from '../errors.js';
+import { refundPostCap, spendPostCap } from './post-cap.js';
+import { enqueueOrLeaveToSweep } from './queue-post.js';
+import type { CreatePostsBody, CreatePostsResult } from './schema.js';
+import { checkTikTokPost, issuesMessage, loadPostMedia, type LoadedMedia } from './tiktok-check.js';
+import { futureTime } from './times.js';
+import { toPost, type PostGroupView } from './view.js';
+
+type Entry = CreatePostsResult['results'][number];
+type Outcome = { ok: true; entry: Entry } | { ok: false; platformId: string; index: number; error: AppError };
+
+/**
+ * POST /posts: one post group per platform, each platform on its own. A platform whose account is
+ * not usable or whose post breaks TikTok's rules fails alone; the others are created. Now and
+ * schedule spend one unit of the monthly post cap per root (refunded if storing fails). When every
+ * platform failed, the failure itself is thrown (several: one code if they share it, else
+ * invalid_request, each detail with its `platformId`).
+ */
+export async function createPosts(deps: CoreDeps, scope: Scope, input: CreatePostsBody): Promise<CreatePostsResult> {
+  const now = deps.now();
+  const scheduledFor =
+    input.mode === 'schedule'
+      ? futureTime(input.scheduledFor ?? '', now, ['body', 'scheduledFor'])
+      : input.mode === 'now'
+        ? now
+        : null;
+  const loaded = await loadPostMedia(deps, scope, input.mediaIds);
+  const prepared = await Promise.all(
+    input.platformIds.map((platformId, index) =>
+      prepare(deps, scope, input, loaded, platformId, index).then(
+        (value) => ({ ok: true as const, ...value }),
+        (error: unknown) => ({ ok: false as const, error: asAppError(deps, error, platformId) }),
+      ),
+    ),
+  );
+  // Committed in request order, so when the cap runs out the first platforms get the units.
+  const outcomes: Outcome[] = [];
+  for (const [index, each] of prepared.entries()) {
+    const platformId = input.platformIds[index] as string;
+    if (!each.ok) {
+      outcomes.push({ ok: false, platformId, index, error: each.error });
+      continue;
+    }
+    try {
+      const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now);
+      outcomes.push({ ok: true, entry: { platformId, status: 'created', post } });
+    } catch (error) {
+      outcomes.push({ ok: false, platformId, index, error: asAppError(deps, error, platformId) });
+    }
+  }
+  const failures = outcomes.filter((outcome) => !outcome.ok);
+  if (failures.length === outcomes.length) throw combinedFailure(failures);
+  return {
+    results: outcomes.map((outcome) =>
+      outcome.ok
+        ? outcome.entry
+        : {
+            platformId: outcome.platformId,
+            status: 'failed' as const,
+            error: {
+              code: outcome.error.code,
+              message: outcome.error.message,
+              ...(outcome.error.details ? { details: outcome.error.details } : {}),
+            },
+          },
+    ),
+  };
+}
+
+/** Loads the platform and checks the post against its live rules; throws the platform's failure. */
+async function prepare(
+  deps: CoreDeps,
+  scope: Scope,
+  input: CreatePostsBody,
+  loaded: LoadedMedia,
+  platformId: string,
+  index: number,
+): Promise<{ platform: PlatformDoc; settings: Record<string, unknown> }> {
+  const platform = await deps.db.platforms.findOne({ _id: platformId });
+  if (!platform || platform.workspaceId !== scope.workspaceId) throw notFound('Platform');
+  const { issues, settings } = await checkTikTokPost(
+    deps,
+    platform,
+    { content: input.content, settings: input.settings, threadReplies: input.threadReplies },
+    loaded,
+  );
+  if (issues.length > 0) {
+    const details = issues.map((issue) => ({
+      ...issue,
+      path:
+        issue.path[0] === 'platformId'
+          ? ['body', 'platformIds', index, ...issue.path.slice(1)]
+          : ['body', ...issue.path],
+    }));
+    throw new AppError('invalid_request', issuesMessage(`The post for ${label(platform)}`, issues), details);
+  }
+  return { platform, settings };
+}
+
+/** Stores one platform's group (spending the cap for a queued root first) and queues it. */
+async function commit(
+  deps: CoreDeps,
+  scope: Scope,
+  input: CreatePostsBody,
+  platform: PlatformDoc,
+  settings: Record<string, unknown>,
+  scheduledFor: Date | null,
+  now: Date,
+): Promise<PostGroupView> {
+  const state: PostState = input.mode === 'draft' ? 'DRAFT' : 'QUEUE';
+  const rootId = randomUUID();
+  const groupId = randomUUID();
+  const base = {
+    workspaceId: scope.workspaceId,
+    accountId: scope.accountId,
+    groupId,
+    platformId: platform._id,
+    state,
+    releaseId: null,
+    releaseUrl: null,
+    errorText: null,
+    capSpend: null,
+    updatedAt: now,
+  };
+  const root: PostDoc = {
+    ...base,
+    _id: rootId,
+    parentPostId: null,
+    content: input.content,
+    settings,
+    mediaIds: input.mediaIds,
+    scheduledFor,
+    delayInMinutes: null,
+    dueAt: state === 'QUEUE' ? scheduledFor : null,
+    createdAt: now,
+  };
+  // Replies wait for their root (the engine schedules them once it is published); their createdAt
+  // is a millisecond apart so the group lists them in request order.
+  const children: PostDoc[] = input.threadReplies.map((reply, i) => ({
+    ...base,
+    _id: randomUUID(),
+    parentPostId: rootId,
+    content: reply.text,
+    settings: reply.settings ?? {},
+    mediaIds: reply.mediaIds ?? [],
+    scheduledFor: null,
+    delayInMinutes: reply.delayInMinutes ?? null,
+    dueAt: null,
+    createdAt: new Date(now.getTime() + i + 1),
+  }));
+  if (state === 'QUEUE') root.capSpend = await spendPostCap(deps, scope, rootId);
+  try {
+    await deps.db.posts.insertOne(root);
+    if (children.length > 0) await deps.db.posts.insertMany(children);
+  } catch (error) {
+    // Nothing half-written: no root without its replies, no unit spent for a post that is not there.
+    await deps.db.posts.deleteMany({ _id: { $in: [rootId, ...children.map((child) => child._id)] } });
+    await refundPostCap(deps, root);
+    throw error;
+  }
+  if (state === 'QUEUE') await enqueueOrLeaveToSweep(deps, root);
+  return { root: toPost(root), children: children.map((child) => toPost(child)) };
+}
+
+function label(platform: PlatformDoc): string {
+  return platform.displayHandle ? `@${platform.displayHandle}` : `account ${platform._id}`;
+}
+
+/** A platform's failure as an AppError; anything unexpected is logged and shown as internal_error. */
+function asAppError(deps: CoreDeps, error: unknown, platformId: string): AppError {
+  if (error instanceof AppError) return error;
+  deps.logger.error({ err: error, platformId }, 'creating a post failed');
+  return new AppError('internal_error', 'Something went wrong on our side');
+}
+
+/** The error answered when no platform got a post. */
+function combinedFailure(failures: Extract<Outcome, { ok: false }>[]): AppError {
+  const [first] = failures;
+  if (failures.length === 1 && first) return first.error;
+  const codes = new Set(failures.map((failure) => failure.error.code));
+  const code: ErrorCode = codes.size === 1 ? (first?.error.code ?? 'invalid_request') : 'invalid_request';
+  const details: (IssueDetail & { platformId: string })[] = failures.flatMap((failure) =>
+    failure.error.details && failure.error.details.length > 0
+      ? failure.error.details.map((detail) => ({ ...detail, platformId: failure.platformId }))
+      : [
+          {
+            path: ['body', 'platformIds', failure.index],
+            message: failure.error.message,
+            platformId: failure.platformId,
+          },
+        ],
+  );
+  const retryAfter = Math.max(0, ...failures.map((failure) => failure.error.retryAfterSeconds ?? 0));
+  return new AppError(
+    code,
+    `No post was created: ${failures.map((failure) => `${failure.platformId}: ${failure.error.message}`).join(' | ')}`,
+    details,
+    code === 'rate_limited' && retryAfter > 0 ? retryAfter : undefined,
+  );
+}

@@ -1,0 +1,39 @@
+import type { CoreDeps, Scope } from '../context.js';
+import type { PostDoc } from '../db/documents.js';
+import { AppError } from '../errors.js';
+import { findWorkspacePost, loadGroup } from './find-post.js';
+import { refundPostCap } from './post-cap.js';
+import { withPostLeases } from './post-lease.js';
+
+/**
+ * DELETE /posts/{id}: the whole group with its attempt history (our records only: a post already
+ * on TikTok stays there). Refused with 409 while any of it is being published. A queued root that
+ * TikTok certainly never got (no attempt, or only attempts that created nothing) gets its cap unit back.
+ */
+export async function deletePostGroup(deps: CoreDeps, scope: Scope, postId: string): Promise<void> {
+  const post = await findWorkspacePost(deps, scope, postId);
+  const before = await loadGroup(deps, scope, post.groupId);
+  const ids = [before.root._id, ...before.children.map((child) => child._id)];
+  await withPostLeases(deps, ids, async () => {
+    // Reread under the leases: the engine may have claimed a post in between.
+    const group = await loadGroup(deps, scope, post.groupId);
+    const all = [group.root, ...group.children];
+    if (all.some((each) => each.state === 'PUBLISHING')) {
+      throw new AppError(
+        'conflict',
+        'The post is being published right now; try again when it has finished (it then shows PUBLISHED or ERROR).',
+      );
+    }
+    const refund = group.root.state === 'QUEUE' && (await createdNothingYet(deps, group.root));
+    const allIds = all.map((each) => each._id);
+    await deps.db.posts.deleteMany({ _id: { $in: allIds }, workspaceId: scope.workspaceId });
+    await deps.db.publishAttempts.deleteMany({ postId: { $in: allIds } });
+    if (refund) await refundPostCap(deps, group.root);
+  });
+}
+
+/** True when no attempt of `post` can have reached TikTok. */
+async function createdNothingYet(deps: CoreDeps, post: PostDoc): Promise<boolean> {
+  const attempts = await deps.db.publishAttempts.find({ postId: post._id }).toArray();
+  return attempts.every((attempt) => attempt.phase === 'created_nothing');
+}

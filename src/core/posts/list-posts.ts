@@ -1,0 +1,59 @@
+import type { CoreDeps, Scope } from '../context.js';
+import type { PostDoc } from '../db/documents.js';
+import { AppError } from '../errors.js';
+import type { ListPostsQuery } from './schema.js';
+import { attemptsByPost, toPost, type PostView } from './view.js';
+
+const DAY_MS = 86_400_000;
+/** The widest range one list covers: a quarter, enough for a calendar view. */
+export const MAX_LIST_RANGE_DAYS = 93;
+/** Without any date, the list starts this far back (and spans the maximum range from there). */
+const DEFAULT_LOOKBACK_DAYS = 31;
+
+/**
+ * GET /posts: the workspace's root posts whose time (scheduledFor, or createdAt for a post without
+ * one) is in [startDate, endDate), sorted by that time, then id.
+ */
+export async function listPosts(deps: CoreDeps, scope: Scope, query: ListPostsQuery): Promise<{ posts: PostView[] }> {
+  const { start, end } = listRange(query, deps.now());
+  const docs = await deps.db.posts
+    .find({
+      workspaceId: scope.workspaceId,
+      parentPostId: null,
+      $or: [{ scheduledFor: { $gte: start, $lt: end } }, { scheduledFor: null, createdAt: { $gte: start, $lt: end } }],
+    })
+    .toArray();
+  docs.sort((a, b) => timeOf(a) - timeOf(b) || a._id.localeCompare(b._id));
+  const attempts = await attemptsByPost(
+    deps,
+    docs.map((doc) => doc._id),
+  );
+  return { posts: docs.map((doc) => toPost(doc, attempts.get(doc._id))) };
+}
+
+function timeOf(doc: PostDoc): number {
+  return (doc.scheduledFor ?? doc.createdAt).getTime();
+}
+
+function listRange(query: ListPostsQuery, now: Date): { start: Date; end: Date } {
+  const maxMs = MAX_LIST_RANGE_DAYS * DAY_MS;
+  const givenStart = query.startDate === undefined ? null : new Date(query.startDate);
+  const givenEnd = query.endDate === undefined ? null : new Date(query.endDate);
+  const start =
+    givenStart ??
+    (givenEnd ? new Date(givenEnd.getTime() - maxMs) : new Date(now.getTime() - DEFAULT_LOOKBACK_DAYS * DAY_MS));
+  const end = givenEnd ?? new Date(start.getTime() + maxMs);
+  if (end.getTime() <= start.getTime()) {
+    throw rangeError('endDate must be after startDate');
+  }
+  if (end.getTime() - start.getTime() > maxMs) {
+    throw rangeError(`the range may span at most ${MAX_LIST_RANGE_DAYS} days`);
+  }
+  return { start, end };
+}
+
+function rangeError(message: string): AppError {
+  return new AppError('invalid_request', `The date range is not valid: ${message}`, [
+    { path: ['query', 'endDate'], message },
+  ]);
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+/** Most platforms one create request may name (one post group per platform). */
+export const MAX_PLATFORMS_PER_REQUEST = 20;
+/** Bounds the work of one request; TikTok's own limits (1 video or 1–35 images) are checked per platform. */
+const MAX_MEDIA_IDS = 100;
+const MAX_THREAD_REPLIES = 25;
+/** A week: replies follow their root, not a calendar. */
+const MAX_REPLY_DELAY_MINUTES = 7 * 24 * 60;
+
+const DateTimeSchema = z.iso.datetime({ offset: true });
+const SettingsSchema = z.record(z.string(), z.unknown());
+
+/** One publishing attempt of a post, beyond the spec: what was tried and what TikTok answered. */
+export const PostAttemptSchema = z
+  .object({
+    n: z
+      .int()
+      .min(1)
+      .describe('1 for the first attempt; a new attempt exists only when the one before created nothing'),
+    claimedAt: z.iso.datetime(),
+    phase: z
+      .enum(['claimed', 'init_sent', 'init_answered', 'created_nothing', 'outcome_unknown'])
+      .describe('how far the attempt got; init_sent means the request to TikTok left'),
+    publishId: z.string().nullable().describe("TikTok's publish_id, once TikTok returned one"),
+    events: z.array(z.object({ at: z.iso.datetime(), what: z.string(), detail: z.string().nullable() })),
+  })
+  .meta({ id: 'PublishAttempt' });
+
+/** A post (spec section 2), plus its attempt history. */
+export const PostSchema = z
+  .object({
+    id: z.uuid(),
+    groupId: z.uuid(),
+    parentPostId: z.uuid().nullable().describe('null for the root; the root id for a thread reply'),
+    integrationId: z.uuid().describe('the platform id'),
+    content: z.string(),
+    state: z
+      .enum(['DRAFT', 'QUEUE', 'PUBLISHING', 'PUBLISHED', 'ERROR'])
+      .describe('PUBLISHING: being sent to TikTok right now; ERROR: see errorText'),
+    scheduledFor: z.iso.datetime().nullable(),
+    delayInMinutes: z.int().nullable(),
+    releaseId: z.string().nullable().describe("TikTok's post id once known"),
+    releaseUrl: z.string().nullable(),
+    settings: SettingsSchema,
+    mediaIds: z.array(z.string()),
+    errorText: z.string().nullable().describe('for ERROR: what went wrong and what to do'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    attempts: z.array(PostAttemptSchema).describe('beyond the spec: the publishing attempts, oldest first'),
+  })
+  .meta({ id: 'Post' });
+
+export const PostGroupSchema = z
+  .object({ root: PostSchema, children: z.array(PostSchema).describe('thread replies, in order') })
+  .meta({ id: 'PostGroup' });
+
+export const PostListSchema = z.object({ posts: z.array(PostSchema) }).meta({ id: 'PostList' });
+
+const IssueSchema = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+  platformId: z.uuid().optional(),
+});
+
+const CreatedEntrySchema = z.object({
+  platformId: z.uuid(),
+  status: z.literal('created'),
+  post: PostGroupSchema,
+});
+
+const FailedEntrySchema = z.object({
+  platformId: z.uuid(),
+  status: z.literal('failed'),
+  error: z
+    .object({ code: z.string(), message: z.string(), details: z.array(IssueSchema).optional() })
+    .describe('why this platform got no post; the same body as an error response'),
+});
+
+export const CreatePostsResultSchema = z
+  .object({ results: z.array(z.discriminatedUnion('status', [CreatedEntrySchema, FailedEntrySchema])) })
+  .meta({ id: 'PostCreateResults' });
+export type CreatePostsResult = z.infer<typeof CreatePostsResultSchema>;
+
+export const ThreadReplySchema = z.object({
+  text: z.string().describe('the reply text'),
+  delayInMinutes: z
+    .int()
+    .min(0)
+    .max(MAX_REPLY_DELAY_MINUTES)
+    .nullable()
+    .optional()
+    .describe('minutes after the root post was published; null or omitted: right after it'),
+  settings: SettingsSchema.optional().describe('provider settings of the reply; default {}'),
+  mediaIds: z.array(z.uuid()).max(MAX_MEDIA_IDS).optional().describe('only where the platform schema allows'),
+});
+export type ThreadReplyInput = z.infer<typeof ThreadReplySchema>;
+
+export const CreatePostsBodySchema = z
+  .object({
+    platformIds: z
+      .array(z.uuid())
+      .min(1)
+      .max(MAX_PLATFORMS_PER_REQUEST)
+      .superRefine((ids, ctx) => {
+        ids.forEach((id, index) => {
+          if (ids.indexOf(id) !== index) {
+            ctx.addIssue({ code: 'custom', path: [index], message: `platform ${id} is listed twice` });
+          }
+        });
+      })
+      .describe('from GET /platforms; each gets its own post group'),
+    content: z.string().describe('the caption (video) or description (photo)'),
+    mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
+    scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
+    mediaIds: z
+      .array(z.uuid())
+      .max(MAX_MEDIA_IDS)
+      .default([])
+      .describe('READY media, in order: exactly one video, or 1 to 35 images'),
+    settings: SettingsSchema.optional().describe('provider settings; see GET /platforms/{id}/schema'),
+    threadReplies: z
+      .array(ThreadReplySchema)
+      .max(MAX_THREAD_REPLIES)
+      .default([])
+      .describe('replies posted after the root; TikTok supports none'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.mode === 'schedule' && body.scheduledFor === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scheduledFor'],
+        message: 'scheduledFor is required when mode is schedule',
+      });
+    }
+  })
+  .meta({ id: 'PostCreate' });
+export type CreatePostsBody = z.infer<typeof CreatePostsBodySchema>;
+
+export const ListPostsQuerySchema = z.object({
+  startDate: DateTimeSchema.optional().describe('inclusive; default endDate minus 93 days, or 31 days ago'),
+  endDate: DateTimeSchema.optional().describe('exclusive; default startDate plus 93 days; at most 93 days after it'),
+});
+export type ListPostsQuery = z.infer<typeof ListPostsQuerySchema>;
+
+export const PostIdParamsSchema = z.object({ id: z.uuid() });
+
+export const ReschedulePostBodySchema = z
+  .object({ scheduledFor: DateTimeSchema.describe('the new time, in the future') })
+  .meta({ id: 'PostReschedule' });
+
+export const PublishPostBodySchema = z
+  .object({
+    mode: z.enum(['now', 'schedule']).default('now'),
+    scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
+    content: z.string().optional().describe('reviewed content, stored before publishing'),
+    settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.mode === 'schedule' && body.scheduledFor === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scheduledFor'],
+        message: 'scheduledFor is required when mode is schedule',
+      });
+    }
+  })
+  .meta({ id: 'PostPublish' });
+export type PublishPostBody = z.infer<typeof PublishPostBodySchema>;

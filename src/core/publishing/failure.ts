@@ -1,0 +1,124 @@
+import type { CoreDeps } from '../context.js';
+import type { PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import { AppError } from '../errors.js';
+import { TikTokApiError, TikTokInitError } from '../providers/tiktok/errors.js';
+import { recordAttempt } from './attempts.js';
+import { initRefusalText, OUTCOME_UNKNOWN_TEXT } from './error-texts.js';
+import { failPost, requeuePost } from './post-outcome.js';
+import { enqueuePostPublish } from './schedule.js';
+import { publishingSettings, retryDelayMs } from './settings.js';
+
+/** A reason the engine will not send a post, found before anything left for TikTok (final, refunded). */
+export class PublishRefusal extends Error {
+  constructor(readonly errorText: string) {
+    super(errorText);
+  }
+}
+
+/** What a failed attempt means for the post. */
+export type AttemptVerdict =
+  /** TikTok certainly created nothing and trying later may work: a new attempt after `delayMs`. */
+  | { kind: 'retry'; delayMs: number; rateLimited: boolean; reason: string }
+  /** TikTok certainly created nothing and trying again would fail the same way: ERROR, cap refunded. */
+  | { kind: 'refused'; errorText: string; reason: string }
+  /** The init may have reached TikTok: ERROR "outcome unknown", never sent again, not refunded. */
+  | { kind: 'unknown'; reason: string };
+
+// Postdeck errors that will not go away by waiting: the account, the media or the request itself.
+const FINAL_APP_CODES = new Set(['conflict', 'invalid_media_file', 'invalid_request', 'not_found']);
+
+/**
+ * Classifies a failure of the steps up to and including the init (contract 4.2/4.4; errors.ts tells
+ * whether TikTok created nothing). Anything that is not an init's own failure happened before an init
+ * could create something (a 401 creates nothing, so a failed refresh after it counts too).
+ */
+export function judgeFailure(error: unknown, nextN: number): AttemptVerdict {
+  const reason = describeError(error);
+  if (error instanceof PublishRefusal) return { kind: 'refused', errorText: error.errorText, reason };
+  if (error instanceof TikTokInitError) {
+    if (!error.createdNothing) return { kind: 'unknown', reason };
+    if (error.httpStatus === 429) {
+      return {
+        kind: 'retry',
+        delayMs: Math.max(retryDelayMs(nextN), publishingSettings.rateLimitedDelayMs),
+        rateLimited: true,
+        reason,
+      };
+    }
+    return { kind: 'refused', errorText: initRefusalText(error.tiktokCode, error.tiktokMessage), reason };
+  }
+  if (error instanceof AppError && !(error instanceof TikTokApiError) && FINAL_APP_CODES.has(error.code)) {
+    return { kind: 'refused', errorText: finalText(error.message), reason };
+  }
+  const rateLimited = error instanceof AppError && error.code === 'rate_limited';
+  const delayMs = rateLimited
+    ? Math.max(retryDelayMs(nextN), publishingSettings.rateLimitedDelayMs)
+    : retryDelayMs(nextN);
+  return { kind: 'retry', delayMs, rateLimited, reason };
+}
+
+/**
+ * Ends attempt #n by its verdict: a retry puts the post back in QUEUE for attempt #n+1 (or ends it in ERROR
+ * once maxAttempts created nothing); a refusal or an unknown outcome ends the post in ERROR.
+ */
+export async function settleFailedAttempt(
+  deps: CoreDeps,
+  post: PostDoc,
+  attempt: Pick<PublishAttemptDoc, '_id' | 'n'>,
+  verdict: AttemptVerdict,
+): Promise<void> {
+  deps.logger.warn(
+    { postId: post._id, attempt: attempt.n, verdict: verdict.kind, reason: verdict.reason },
+    'publish attempt failed',
+  );
+  if (verdict.kind === 'unknown') {
+    await recordAttempt(deps, attempt, {
+      phase: 'outcome_unknown',
+      event: { what: 'outcome_unknown', detail: verdict.reason },
+    });
+    await failPost(deps, post, OUTCOME_UNKNOWN_TEXT, { refund: false });
+    return;
+  }
+  await recordAttempt(deps, attempt, {
+    phase: 'created_nothing',
+    event: { what: 'created_nothing', detail: verdict.reason },
+  });
+  if (verdict.kind === 'refused') {
+    await failPost(deps, post, verdict.errorText, { refund: true });
+    return;
+  }
+  await retryOrGiveUp(deps, post, attempt.n, verdict);
+}
+
+/** After attempt #n created nothing: attempt #n+1 later, or ERROR (refunded) when the attempts are used up. */
+export async function retryOrGiveUp(
+  deps: CoreDeps,
+  post: PostDoc,
+  n: number,
+  verdict: { delayMs: number; rateLimited: boolean; reason: string },
+): Promise<void> {
+  if (n >= publishingSettings.maxAttempts) {
+    const text = verdict.rateLimited
+      ? `TikTok kept refusing this account's posts at its rate limit (${n} attempts); nothing was posted. Publish again later.`
+      : `Publishing failed ${n} times before TikTok received the post (last: ${verdict.reason}); nothing was posted. Publish again later.`;
+    await failPost(deps, post, text, { refund: true });
+    return;
+  }
+  const dueAt = new Date(deps.now().getTime() + verdict.delayMs);
+  if (await requeuePost(deps, post, dueAt)) await enqueuePostPublish(deps, { _id: post._id, dueAt });
+}
+
+/** A failure as an event detail: TikTok's code, HTTP status, message and log id (never a token). */
+export function describeError(error: unknown): string {
+  if (error instanceof TikTokApiError) {
+    const log = error.logId ? ` (log_id ${error.logId})` : '';
+    return `HTTP ${error.httpStatus} ${error.tiktokCode}: ${error.tiktokMessage}${log}`;
+  }
+  if (error instanceof PublishRefusal) return error.errorText;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function finalText(message: string): string {
+  const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+  return `${sentence} Nothing was posted.`;
+}

@@ -1,0 +1,118 @@
+import type { CoreDeps } from '../context.js';
+import type { PostDoc } from '../db/documents.js';
+import { claimLease } from '../db/leases.js';
+import { AppError } from '../errors.js';
+import type { JobContext } from '../jobs/define-job.js';
+import { withTikTokToken } from '../platforms/tiktok-token-access.js';
+import { fetchPublishStatus, type TikTokPublishState } from '../providers/tiktok/status.js';
+import { attemptId, recordAttempt } from './attempts.js';
+import { failReasonText, OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
+import { describeError } from './failure.js';
+import type { PollStatusData } from './jobs.js';
+import { enqueuePoll } from './poll-enqueue.js';
+import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
+import { releaseUrlOf } from './release-url.js';
+import { publishingSettings } from './settings.js';
+
+/**
+ * One status poll of a sent post (contract 4.6). PUBLISH_COMPLETE with an id → PUBLISHED with the id exactly as
+ * TikTok sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED →
+ * ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". Each step of a chain
+ * runs once (a step claim), and every write is conditional on the state it moves from, so a job run twice
+ * changes nothing twice.
+ */
+export async function performPollStatus(data: PollStatusData, context: JobContext): Promise<void> {
+  const deps = context.deps;
+  const step = `publish-poll:${attemptId(data.postId, data.attempt)}:${data.chain}:${data.polls}`;
+  if (!(await claimLease(deps.db, step, { now: deps.now() }))) return;
+
+  const post = await deps.db.posts.findOne({ _id: data.postId });
+  if (!post) return;
+  const searching = post.state === 'PUBLISHED' && post.releaseId === null && data.completedAt !== null;
+  if (post.state !== 'PUBLISHING' && !searching) return;
+  const attempt = await deps.db.publishAttempts.findOne({ _id: attemptId(data.postId, data.attempt) });
+  if (!attempt || attempt.publishId !== data.publishId) return;
+
+  let state: TikTokPublishState | null = null;
+  try {
+    state = await fetchStatus(deps, post, data.publishId);
+  } catch (error) {
+    await recordAttempt(deps, attempt, { event: { what: 'status_failed', detail: describeError(error) } });
+    if (error instanceof AppError && error.code === 'conflict' && !searching) {
+      // The account must be reconnected: no status can be read, and TikTok may have published the post.
+      await failPost(deps, post, `${OUTCOME_UNCONFIRMED_TEXT} (${error.message})`, { refund: false });
+      return;
+    }
+  }
+  // Each new status is recorded, and the post ids when they appear (moderation releases them later).
+  if (state && (state.status !== data.lastStatus || state.postIds.length > 0)) {
+    await recordAttempt(deps, attempt, { event: { what: 'status', detail: describeState(state) } });
+  }
+  await settle(deps, post, data, state, searching);
+}
+
+async function settle(
+  deps: CoreDeps,
+  post: PostDoc,
+  data: PollStatusData,
+  state: TikTokPublishState | null,
+  searching: boolean,
+): Promise<void> {
+  const now = deps.now();
+  const next = { ...data, polls: data.polls + 1, lastStatus: state?.status ?? data.lastStatus };
+  const step = {
+    ...next,
+    startedAt: new Date(data.startedAt),
+    completedAt: data.completedAt ? new Date(data.completedAt) : null,
+  };
+  if (state?.status === 'PUBLISH_COMPLETE') {
+    const releaseId = state.postIds[0] ?? null;
+    const releaseUrl = releaseUrlOf(data.handle, data.kind, releaseId);
+    if (releaseId !== null) {
+      if (searching) await recordLateRelease(deps, post._id, { releaseId, releaseUrl });
+      else await markPublished(deps, post, { releaseId, releaseUrl });
+      return;
+    }
+    // Private or still in moderation: published, and the id is looked for a while (contract 4.6).
+    if (!searching) {
+      if (!(await markPublished(deps, post, { releaseId: null, releaseUrl }))) return;
+      return enqueuePoll(deps, { ...step, completedAt: now });
+    }
+  } else if (state?.status === 'FAILED') {
+    if (!searching) await failPost(deps, post, failReasonText(state.failReason), { refund: false });
+    return;
+  }
+  if (searching) {
+    if (now.getTime() - step.completedAt!.getTime() > publishingSettings.idSearchWithinMs) {
+      deps.logger.info({ postId: post._id }, 'TikTok never released the post id; the post keeps its profile URL');
+      return;
+    }
+    return enqueuePoll(deps, step);
+  }
+  if (now.getTime() - step.startedAt.getTime() > publishingSettings.terminalWithinMs) {
+    const waited = Math.round((now.getTime() - step.startedAt.getTime()) / 1000);
+    await recordAttempt(
+      deps,
+      { _id: attemptId(post._id, data.attempt) },
+      {
+        event: { what: 'outcome_unconfirmed', detail: `no final status after ${waited} s` },
+      },
+    );
+    await failPost(deps, post, OUTCOME_UNCONFIRMED_TEXT, { refund: false });
+    return;
+  }
+  return enqueuePoll(deps, step);
+}
+
+async function fetchStatus(deps: CoreDeps, post: PostDoc, publishId: string): Promise<TikTokPublishState> {
+  const platform = await deps.db.platforms.findOne({ _id: post.platformId });
+  if (!platform) throw new AppError('conflict', 'The TikTok account of this post was removed from the workspace.');
+  return withTikTokToken(deps, platform, (token) => fetchPublishStatus(deps.tiktok, token, publishId));
+}
+
+function describeState(state: TikTokPublishState): string {
+  const parts = [state.status];
+  if (state.failReason) parts.push(`fail_reason ${state.failReason}`);
+  if (state.status === 'PUBLISH_COMPLETE') parts.push(`post ids [${state.postIds.join(', ')}]`);
+  return parts.join(', ');
+}

@@ -1,0 +1,70 @@
+import type { CoreDeps } from '../context.js';
+import type { PostDoc } from '../db/documents.js';
+import { refundPostCap } from '../posts/post-cap.js';
+import { settleChildren } from './children.js';
+
+/**
+ * Ends a PUBLISHING post in ERROR with a text a person can act on; `refund` gives its cap unit back (only
+ * when TikTok certainly created nothing). Conditional on PUBLISHING, so a second writer of the same end
+ * (a job run twice) changes nothing; the refund is idempotent. Its waiting replies end in ERROR too.
+ */
+export async function failPost(
+  deps: CoreDeps,
+  post: PostDoc,
+  errorText: string,
+  options: { refund: boolean },
+): Promise<void> {
+  // The refund comes first, so whoever sees the ERROR also sees the unit back (refunding twice is harmless).
+  if (options.refund) await refundPostCap(deps, post);
+  const result = await deps.db.posts.updateOne(
+    { _id: post._id, state: 'PUBLISHING' },
+    { $set: { state: 'ERROR', errorText, updatedAt: deps.now() } },
+  );
+  if (result.modifiedCount === 0) return;
+  deps.logger.info({ postId: post._id, errorText, refund: options.refund }, 'post ended in ERROR');
+  await settleChildren(deps, post, 'ERROR');
+}
+
+/**
+ * Marks a PUBLISHING post PUBLISHED (releaseId null while TikTok withholds the id) and schedules its replies.
+ * Returns false when it was not PUBLISHING any more (another run got there first).
+ */
+export async function markPublished(
+  deps: CoreDeps,
+  post: PostDoc,
+  release: { releaseId: string | null; releaseUrl: string | null },
+): Promise<boolean> {
+  const now = deps.now();
+  const result = await deps.db.posts.updateOne(
+    { _id: post._id, state: 'PUBLISHING' },
+    { $set: { state: 'PUBLISHED', ...release, errorText: null, updatedAt: now } },
+  );
+  if (result.modifiedCount === 0) return false;
+  deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
+  await settleChildren(deps, post, 'PUBLISHED', now);
+  return true;
+}
+
+/** Fills in the post id TikTok released after moderation, on a post already PUBLISHED without one. */
+export async function recordLateRelease(
+  deps: CoreDeps,
+  postId: string,
+  release: { releaseId: string; releaseUrl: string | null },
+): Promise<void> {
+  await deps.db.posts.updateOne(
+    { _id: postId, state: 'PUBLISHED', releaseId: null },
+    { $set: { ...release, updatedAt: deps.now() } },
+  );
+}
+
+/**
+ * Puts a PUBLISHING post back in QUEUE, due at `dueAt`, for a new attempt (the last one created nothing).
+ * The API may change it again from here, under its edit lease, like any queued post.
+ */
+export async function requeuePost(deps: CoreDeps, post: PostDoc, dueAt: Date): Promise<boolean> {
+  const result = await deps.db.posts.updateOne(
+    { _id: post._id, state: 'PUBLISHING' },
+    { $set: { state: 'QUEUE', dueAt, updatedAt: deps.now() } },
+  );
+  return result.modifiedCount > 0;
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreDeps, Scope } from '../context.js';
+import type { MediaDoc, PlatformDoc, PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import type { JobContext } from '../jobs/define-job.js';
+import { tiktokPostKind } from '../platforms/tiktok-post-rules.js';
+import { withTikTokToken } from '../platforms/tiktok-token-access.js';
+import { checkTikTokPost, loadPostMedia } from '../posts/tiktok-check.js';
+import { planChunks } from '../providers/tiktok/chunk-plan.js';
+import { initPhotoPost, initVideoPost } from '../providers/tiktok/publish.js';
+import { fetchPublishStatus } from '../providers/tiktok/status.js';
+import { uploadVideo } from '../providers/tiktok/upload.js';
+import { attemptWritesSettled, recordAttempt } from './attempts.js';
+import { NO_THREAD_REPLIES_TEXT } from './error-texts.js';
+import { describeError, judgeFailure, PublishRefusal, settleFailedAttempt } from './failure.js';
+import { photoUrlsForTikTok, videoSourceFor } from './media-sources.js';
+import { failPost } from './post-outcome.js';
+import { enqueuePoll } from './poll-enqueue.js';
+import { publishingSettings } from './settings.js';
+import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from './tiktok-request.js';
+
+/** What the init needs, gathered and checked before anything leaves for TikTok. */
+interface Prepared {
+  platform: PlatformDoc;
+  kind: 'video' | 'photo';
+  media: MediaDoc[];
+}
+
+/**
+ * Runs attempt #n of a post the caller just claimed (post PUBLISHING): checks the post against TikTok's rules
+ * for the creator right now, writes `init_sent`, sends the init (refreshing the token once on a 401), stores
+ * the publish_id at once, uploads a video's chunks, and hands over to status polling. Every failure is settled
+ * here (see failure.ts); the attempt's lease is renewed the whole time.
+ */
+export async function runAttempt(
+  deps: CoreDeps,
+  context: Pick<JobContext, 'touch'> | null,
+  post: PostDoc,
+  attempt: PublishAttemptDoc,
+): Promise<void> {
+  const keepAlive = keepAttemptAlive(deps, context, attempt);
+  try {
+    let prepared: Prepared;
+    let init: { publishId: string; upload?: () => Promise<void> };
+    try {
+      prepared = await prepare(deps, post);
+      init = await sendInit(deps, post, attempt, prepared);
+    } catch (error) {
+      await settleFailedAttempt(deps, post, attempt, judgeFailure(error, attempt.n + 1));
+      return;
+    }
+    // From here TikTok has the publish: never sent again; its status decides the outcome.
+    await recordAttempt(deps, attempt, {
+      phase: 'init_answered',
+      publishId: init.publishId,
+      event: { what: 'init_answered', detail: `publish_id ${init.publishId}` },
+    });
+    if (init.upload && !(await uploaded(deps, post, attempt, prepared, init.publishId, init.upload))) return;
+    // The poll job writes the attempt from now on: no renewal of ours may land beside its writes.
+    await keepAlive.stop();
+    await enqueuePoll(deps, {
+      postId: post._id,
+      attempt: attempt.n,
+      publishId: init.publishId,
+      kind: prepared.kind,
+      handle: prepared.platform.displayHandle,
+      startedAt: attempt.claimedAt,
+      chain: randomUUID(),
+    });
+  } finally {
+    await keepAlive.stop();
+  }
+}
+
+/** Everything checked before an init may leave; a PublishRefusal or an AppError explains a refusal. */
+async function prepare(deps: CoreDeps, post: PostDoc): Promise<Prepared> {
+  // TikTok has no replies (its validator refuses them at create); a reply that exists anyway is refused here.
+  if (post.parentPostId !== null) throw new PublishRefusal(NO_THREAD_REPLIES_TEXT);
+  const platform = await deps.db.platforms.findOne({ _id: post.platformId });
+  if (!platform || platform.workspaceId !== post.workspaceId) {
+    throw new PublishRefusal(
+      'The TikTok account of this post is no longer connected to the workspace. Nothing was posted.',
+    );
+  }
+  const scope: Scope = { workspaceId: post.workspaceId, accountId: post.accountId, actor: { type: 'system' } };
+  const loaded = await loadPostMedia(deps, scope, post.mediaIds);
+  // Rules as TikTok applies them to this creator now: the account may have changed since the post was queued.
+  const { issues } = await checkTikTokPost(
+    deps,
+    platform,
+    { content: post.content, settings: post.settings, threadReplies: [] },
+    loaded,
+  );
+  if (issues.length > 0) {
+    const shown = issues.slice(0, 3).map((issue) => issue.message.replace(/[.]$/, ''));
+    throw new PublishRefusal(`TikTok would refuse this post now: ${shown.join('; ')}. Nothing was posted.`);
+  }
+  const kind = tiktokPostKind(loaded.media);
+  if (!kind) throw new PublishRefusal('The post has no media TikTok can post. Nothing was posted.');
+  const docs = await Promise.all(post.mediaIds.map((id) => deps.db.media.findOne({ _id: id })));
+  const media = docs.filter((doc): doc is MediaDoc => doc !== null && doc.workspaceId === post.workspaceId);
+  if (media.length !== post.mediaIds.length)
+    throw new PublishRefusal('A media file of this post was deleted. Nothing was posted.');
+  return { platform, kind, media };
+}
+
+/**
+ * Sends the init: `init_sent` is written right before the request leaves (so a crash after it is never
+ * retried), and TikTok's answer is recorded. A video returns its upload step.
+ */
+async function sendInit(
+  deps: CoreDeps,
+  post: PostDoc,
+  attempt: PublishAttemptDoc,
+  prepared: Prepared,
+): Promise<{ publishId: string; upload?: () => Promise<void> }> {
+  const markSent = (detail: string) =>
+    recordAttempt(deps, attempt, { phase: 'init_sent', event: { what: 'init_sent', detail } });
+  try {
+    if (prepared.kind === 'photo') {
+      const request = photoPostOf(post.content, post.settings, await photoUrlsForTikTok(deps, prepared.media));
+      return await withTikTokToken(deps, prepared.platform, async (token) => {
+        await markSent(`photo DIRECT_POST PULL_FROM_URL, ${request.photoImages.length} images`);
+        return initPhotoPost(deps.tiktok, token, request);
+      });
+    }
+    const video = prepared.media[0]!;
+    const source = videoSourceFor(deps, video);
+    const mimeType = uploadMimeTypeOf(video);
+    const postInfo = videoPostInfoOf(post.content, post.settings);
+    const plan = planChunks(source.size, publishingSettings.uploadChunkBytes);
+    const answer = await withTikTokToken(deps, prepared.platform, async (token) => {
+      await markSent(`video DIRECT_POST FILE_UPLOAD, ${plan.videoSize} bytes in ${plan.totalChunkCount} chunks`);
+      return initVideoPost(deps.tiktok, token, {
+        postInfo,
+        source: { source: 'FILE_UPLOAD', videoSize: source.size, chunkSize: publishingSettings.uploadChunkBytes },
+      });
+    });
+    const uploadUrl = answer.uploadUrl!;
+    const sent = answer.plan ?? plan;
+    return {
+      publishId: answer.publishId,
+      upload: () => uploadVideo(uploadUrl, { plan: sent, mimeType, open: (start, end) => source.open(start, end) }),
+    };
+  } catch (error) {
+    await recordAttempt(deps, attempt, { event: { what: 'failed', detail: describeError(error) } });
+    throw error;
+  }
+}
+
+/**
+ * Uploads the video's chunks; true when every byte arrived. On a failure TikTok holds a publish that waits
+ * for bytes: when its status shows the bytes incomplete, nothing can be posted from it (ERROR, refunded);
+ * otherwise (the last answer may have been lost) the status polling decides.
+ */
+async function uploaded(
+  deps: CoreDeps,
+  post: PostDoc,
+  attempt: PublishAttemptDoc,
+  prepared: Prepared,
+  publishId: string,
+  upload: () => Promise<void>,
+): Promise<boolean> {
+  try {
+    await upload();
+    await recordAttempt(deps, attempt, { event: { what: 'upload_complete', detail: null } });
+    return true;
+  } catch (error) {
+    await recordAttempt(deps, attempt, { event: { what: 'upload_failed', detail: describeError(error) } });
+    const status = await withTikTokToken(deps, prepared.platform, (token) =>
+      fetchPublishStatus(deps.tiktok, token, publishId),
+    ).catch(() => null);
+    const size = prepared.media[0]?.size ?? 0;
+    if (status?.status === 'PROCESSING_UPLOAD' && (status.uploadedBytes ?? 0) < size) {
+      await failPost(
+        deps,
+        post,
+        `The video upload to TikTok failed (${describeError(error)}). TikTok did not receive the whole video, so nothing was posted; publish again.`,
+        { refund: true },
+      );
+      return false;
+    }
+    return true;
+  }
+}
+
+/** Renews the attempt's lease (and the job's lock) while the holder works, so the sweeper leaves it alone. */
+function keepAttemptAlive(
+  deps: CoreDeps,
+  context: Pick<JobContext, 'touch'> | null,
+  attempt: Pick<PublishAttemptDoc, '_id'>,
+): { stop(): Promise<void> } {
+  const leaseMs = publishingSettings.attemptLeaseMs;
+  const timer = setInterval(
+    () => {
+      void (async () => {
+        await recordAttempt(deps, attempt, { leaseMs });
+        await context?.touch();
+      })().catch((error: unknown) =>
+        deps.logger.warn({ err: error, attempt: attempt._id }, 'attempt lease renewal failed'),
+      );
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await attemptWritesSettled(attempt._id);
+    },
+  };
+}
