@@ -74,13 +74,53 @@ th{color:var(--muted);font-weight:600;font-size:.85rem;text-transform:uppercase;
 .table{overflow-x:auto;border:1px solid var(--line);border-radius:12px;margin:0 0 1.5rem}
 .table tr:last-child td{border-bottom:0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
-.badge{display:inline-block;border-radius:999px;padding:.05rem .6rem;font-size:.8rem;font-weight:600;background:var(--info-bg)}
+.badge{display:inline-block;white-space:nowrap;border-radius:999px;padding:.05rem .6rem;font-size:.8rem;font-weight:600;background:var(--info-bg)}
 .badge.off{background:var(--danger-bg);color:var(--danger)}
 .result{text-align:center}
 .result .mark{font-size:2.5rem;line-height:1;margin:0 0 .75rem}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:0 1.25rem}
 @media (max-width:40rem){.grid2{grid-template-columns:1fr}}
 form.inline{display:inline;margin:0}
+.notice ul{margin:.4rem 0 0;padding-left:1.2rem;font-weight:400}
+.cal-nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;margin:0 0 1.25rem}
+.cal-nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
+.cal-nav a{display:inline-block;padding:.35rem .8rem;border:1px solid var(--line);border-radius:8px;background:var(--card);
+color:var(--text);text-decoration:none;font-weight:600;font-size:.9rem}
+.cal-nav a[aria-current=page]{background:var(--accent);border-color:var(--accent);color:var(--accent-text)}
+h2.range{margin:0 0 .25rem}
+.week{list-style:none;margin:0 0 1.5rem;padding:0;display:grid;gap:.75rem}
+@media (min-width:60rem){.week{grid-template-columns:repeat(7,minmax(0,1fr));gap:.5rem}}
+.day{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.6rem;min-width:0}
+@media (min-width:60rem){.day{padding:.45rem}.week .post{font-size:.85rem;padding:.4rem .45rem}}
+.day.today{border-color:var(--accent);box-shadow:inset 0 3px 0 var(--accent)}
+.day h3{font-size:.95rem;margin:0 0 .5rem}
+.day h3 a{color:var(--text);text-decoration:none}.day h3 a:hover{text-decoration:underline}
+.day .empty{font-size:.85rem;margin:0}
+.posts{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
+.post{background:var(--bg);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:8px;
+padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
+.post p{margin:0 0 .25rem}
+.post.queue,.post.publishing{border-left-color:var(--accent)}
+.post.published{border-left-color:var(--ok)}
+.post.error{border-left-color:var(--danger)}
+.post-head{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;justify-content:space-between}
+.post .time{font-weight:700;font-variant-numeric:tabular-nums}
+.post-account{font-weight:600}
+.week .post-account{font-weight:400;color:var(--muted)}
+.post .error-text{color:var(--danger)}
+.day-posts{margin:0 0 1.5rem}
+.day-posts .post{background:var(--card);padding:1rem 1.1rem;font-size:1rem}
+.badge.draft{background:var(--line)}
+.badge.queue{background:var(--info-bg);color:var(--accent)}
+.badge.done{background:var(--ok-bg);color:var(--ok)}
+.post-actions{display:grid;gap:.75rem;margin-top:.85rem;padding-top:.85rem;border-top:1px solid var(--line)}
+.post-actions form{margin:0;display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center}
+.post-actions form.when label{flex:0 0 100%;font-weight:600;font-size:.9rem}
+.post-actions details form{margin-top:.5rem}
+.post-actions summary{cursor:pointer;color:var(--accent);font-size:.9rem}
+input[type=datetime-local]{font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-radius:8px;
+padding:.3rem .5rem;max-width:100%}
+.confirm{display:flex;gap:.4rem;align-items:center;font-size:.9rem}
 `.trim();
 
 const ETAG = `"${createHash('sha256').update(CSS).digest('base64url').slice(0, 16)}"`;

@@ -7,6 +7,7 @@ import { registerKeysPages } from './keys-page.js';
 import { registerMembersPages } from './members-page.js';
 import type { WebOptions } from './options.js';
 import { registerPlatformsPages } from './platforms-page.js';
+import { registerPostsPages } from './posts-page.js';
 import { securityHeaders } from './security-headers.js';
 import { webErrors } from './web-errors.js';
 import { registerSettingsPages } from './settings-page.js';
@@ -15,9 +16,10 @@ import { registerAssets } from './styles.js';
 export type { WebOptions } from './options.js';
 
 /**
- * The server-rendered web app: sign-in and sign-up, the device verification page, API keys,
- * AI settings and members. No scripts and no front-end build; every page gets the strict CSP
- * and HTML errors, and every form a CSRF check. Router middleware only runs for these routes.
+ * The server-rendered web app: sign-in and sign-up, the device verification page, the posts
+ * calendar, TikTok accounts, API keys, AI settings and members. No scripts and no front-end
+ * build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
+ * middleware only runs for these routes.
  */
 export function createWebRouter(options: WebOptions): Router<AppState> {
   const router = new Router<AppState>();
@@ -27,6 +29,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerAuthPages(router, options);
   registerInvitePages(router, options);
   registerDevicePages(router, options);
+  registerPostsPages(router, options);
   registerPlatformsPages(router, options);
   registerKeysPages(router, options);
   registerSettingsPages(router, options);
