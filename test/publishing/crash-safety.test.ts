@@ -64,11 +64,11 @@ async function stalled(
   return post;
 }
 
-/** Waits until the queue records the job as finished. */
+/** Waits until the queue finished the job (a finished one-off job is removed; a failed one records the end). */
 async function jobFinished(jobId: string): Promise<void> {
   await waitFor(`job ${jobId} to finish`, async () => {
     const job = await w.t.db.collection('agendaJobs').findOne({ _id: new ObjectId(jobId) });
-    return job?.lastFinishedAt ? job : undefined;
+    return job === null || job.lastFinishedAt ? true : undefined;
   });
 }
 

@@ -32,6 +32,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     backend: new MongoBackend({ mongo: options.db, collection: 'agendaJobs' }),
     processEvery: options.pollIntervalMs,
     maxConcurrency: options.concurrency,
+    // A finished one-off job is history nobody reads, and every poll scans the collection on
+    // FerretDB, so publishing's many short jobs would slow the queue down; failed ones stay.
+    removeOnComplete: true,
   });
   // Agenda connects (and creates its indexes) in the background from here on; closing the
   // database before that settles would interrupt it, so stop() waits for `settled`.
