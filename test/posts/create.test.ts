@@ -76,7 +76,7 @@ describe('POST /public/v1/posts: creating', () => {
     expect(stored).toMatchObject({ state: 'QUEUE', groupId: group.root.groupId, capSpend: expect.any(Object) });
     const jobs = await publishJobs(t, group.root.id);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(jobs[0]!.runAt.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it('schedules a post for its time, with the job due then', async () => {
@@ -88,7 +88,7 @@ describe('POST /public/v1/posts: creating', () => {
     expect(root).toMatchObject({ state: 'QUEUE', scheduledFor: at });
     expect((await t.deps.db.posts.findOne({ _id: root.id }))?.dueAt?.toISOString()).toBe(at);
     const jobs = await publishJobs(t, root.id);
-    expect(jobs.map((job) => job.nextRunAt?.toISOString())).toEqual([at]);
+    expect(jobs.map((job) => job.runAt.toISOString())).toEqual([at]);
   });
 
   it('saves a draft without a time, a cap unit or a job, ignoring scheduledFor', async () => {

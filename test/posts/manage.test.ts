@@ -240,7 +240,7 @@ describe('PATCH /public/v1/posts/{id}/schedule', () => {
       scheduledFor: later,
     });
     expect((await t.deps.db.posts.findOne({ _id: queued.id }))?.dueAt?.toISOString()).toBe(later);
-    expect((await publishJobs(t, queued.id)).map((job) => job.nextRunAt?.toISOString())).toContain(later);
+    expect((await publishJobs(t, queued.id)).map((job) => job.runAt.toISOString())).toContain(later);
 
     const movedDraft = await api(tenant, 'PATCH', `/posts/${draft.id}/schedule`, { scheduledFor: later });
     expect((movedDraft.body as unknown as Group).root).toMatchObject({ state: 'DRAFT', scheduledFor: later });
@@ -339,7 +339,7 @@ describe('POST /public/v1/posts/{id}/publish', () => {
       scheduledFor: at,
       content: 'A cat #cats',
     });
-    expect((await publishJobs(t, draft.id)).map((job) => job.nextRunAt?.toISOString())).toEqual([at]);
+    expect((await publishJobs(t, draft.id)).map((job) => job.runAt.toISOString())).toEqual([at]);
   });
 
   it('checks again against the live creator: a refused review or stale draft leaves the draft unchanged', async () => {

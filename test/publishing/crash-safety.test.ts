@@ -64,9 +64,13 @@ async function stalled(
   return post;
 }
 
-/** Waits until the queue finished the job (a finished one-off job is removed; a failed one records the end). */
+/**
+ * Waits until the queue finished the job: a due task (publish, poll) is deleted once it ran; an Agenda
+ * job (the sweep) is removed when done, or records its end when it failed.
+ */
 async function jobFinished(jobId: string): Promise<void> {
   await waitFor(`job ${jobId} to finish`, async () => {
+    if (!ObjectId.isValid(jobId)) return (await w.t.deps.db.dueTasks.findOne({ _id: jobId })) ? undefined : true;
     const job = await w.t.db.collection('agendaJobs').findOne({ _id: new ObjectId(jobId) });
     return job === null || job.lastFinishedAt ? true : undefined;
   });

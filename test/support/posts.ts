@@ -153,10 +153,8 @@ export function detailPaths(body: { details?: Detail[] }): (string | number)[][]
   return (body.details ?? []).map((detail) => detail.path);
 }
 
-/** The `posts.publish` jobs Agenda holds for a post. */
-export function publishJobs(t: TestDatabase, postId: string): Promise<{ nextRunAt: Date | null }[]> {
-  return t.db
-    .collection<{ nextRunAt: Date | null }>('agendaJobs')
-    .find({ name: 'posts.publish', 'data.postId': postId })
-    .toArray();
+/** The `posts.publish` tasks queued for a post (the due-task lane of the job runner). */
+export async function publishJobs(t: TestDatabase, postId: string): Promise<{ runAt: Date }[]> {
+  const tasks = await t.deps.db.dueTasks.find({ name: 'posts.publish' }).toArray();
+  return tasks.filter((task) => (task.data as { postId?: string }).postId === postId);
 }

@@ -6,6 +6,7 @@ import type {
   DeviceCodeDoc,
   DeviceDecisionDoc,
   DeviceUserCodeDoc,
+  DueTaskDoc,
   IdempotencyDoc,
   InvitationDoc,
   LeaseDoc,
@@ -59,6 +60,7 @@ export interface Collections {
   mediaRenditions: Collection<MediaRenditionDoc>;
   idempotency: Collection<IdempotencyDoc>;
   posts: Collection<PostDoc>;
+  dueTasks: Collection<DueTaskDoc>;
   publishAttempts: Collection<PublishAttemptDoc>;
 }
 
@@ -97,6 +99,8 @@ const INDEXES: IndexTable = {
   mediaRenditions: [],
   // Requests find their documents by `_id`; these serve the purge.
   idempotency: [{ key: { createdAt: 1 } }, { key: { keyId: 1 } }],
+  // Scanned on FerretDB whatever the index; MongoDB uses it for the due query.
+  dueTasks: [{ key: { runAt: 1 } }],
   posts: [
     { key: { workspaceId: 1, parentPostId: 1, scheduledFor: 1 } },
     { key: { groupId: 1 } },
@@ -134,6 +138,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   mediaRenditions: 'media_renditions',
   idempotency: 'idempotency',
   posts: 'posts',
+  dueTasks: 'due_tasks',
   publishAttempts: 'publish_attempts',
 };
 

@@ -453,3 +453,14 @@ export interface PublishAttemptDoc {
   /** What happened, in order: what was sent, what TikTok answered. No tokens. */
   events: { at: Date; what: string; detail: string | null }[];
 }
+
+/** A job of the due-task lane (src/core/jobs/due-tasks.ts): kept only until it ran; claimed through a lease. */
+export interface DueTaskDoc {
+  _id: string;
+  /** The job definition's name. */
+  name: string;
+  data: unknown;
+  runAt: Date;
+  failCount: number;
+  createdAt: Date;
+}

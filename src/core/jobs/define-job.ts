@@ -25,6 +25,11 @@ export interface JobDefinition<Data> {
   /** How long a running job's lock lasts before another worker may assume it crashed. */
   readonly lockLifetimeMs: number;
   readonly concurrency: number;
+  /**
+   * Where the job is stored: Agenda (default; recurring and occasional jobs), or the due-task lane
+   * for numerous short jobs due at exact times (publishing), see src/core/jobs/due-tasks.ts.
+   */
+  readonly queue: 'agenda' | 'due-tasks';
   perform(data: Data, context: JobContext): Promise<void>;
 }
 
@@ -34,7 +39,13 @@ export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ maxRetries: 3, delayMs
 export function defineJob<Data>(
   definition: Pick<JobDefinition<Data>, 'name' | 'data' | 'perform'> & Partial<JobDefinition<Data>>,
 ): JobDefinition<Data> {
-  return Object.freeze({ retry: DEFAULT_RETRY, lockLifetimeMs: 10 * 60_000, concurrency: 5, ...definition });
+  return Object.freeze({
+    retry: DEFAULT_RETRY,
+    lockLifetimeMs: 10 * 60_000,
+    concurrency: 5,
+    queue: 'agenda' as const,
+    ...definition,
+  });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds definitions of any data type

@@ -2,7 +2,9 @@ import { Agenda, backoffStrategies, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { ObjectId, type Db } from 'mongodb';
 import type { CoreDeps } from '../context.js';
+import { collectionsOf } from '../db/collections.js';
 import type { AnyJobDefinition } from './define-job.js';
+import { createDueTaskLane } from './due-tasks.js';
 import type { JobQueue } from './queue.js';
 import type { RecurringJob } from './registry.js';
 
@@ -46,7 +48,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   // Ids of the jobs this process is running, so a shutdown can hand unfinished ones back.
   const running = new Set<string>();
-  for (const definition of options.definitions) {
+  const lane = createDueTaskLane({
+    db: collectionsOf(options.db),
+    logger,
+    definitions: options.definitions.filter((d) => d.queue === 'due-tasks'),
+    // Its tasks fire at their exact time once seen; looking often keeps `now` tasks prompt, and costs one small scan.
+    pollIntervalMs: Math.min(options.pollIntervalMs, 500),
+    concurrency: options.concurrency,
+  });
+  for (const definition of options.definitions.filter((d) => d.queue === 'agenda')) {
     agenda.define(
       definition.name,
       async (job: Job<unknown>) => {
@@ -82,6 +92,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let stopped = false;
   const runner: JobRunner = {
     async enqueue(definition, data, enqueueOptions = {}) {
+      if (definition.queue === 'due-tasks') return lane.enqueue(definition, data, enqueueOptions.runAt ?? new Date());
       const valid = definition.data.parse(data);
       const job = enqueueOptions.runAt
         ? await agenda.schedule(enqueueOptions.runAt, definition.name, valid)
@@ -90,6 +101,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     },
     async startProcessing() {
       processing = true;
+      lane.start(jobDeps);
       await agenda.start();
       for (const { definition, everyMs } of options.recurring ?? []) {
         await agenda.every(everyMs, definition.name, {});
@@ -102,7 +114,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         return { unfinished: 0 };
       }
       stopped = true;
-      await agenda.drain(drainMs);
+      const [lanes] = await Promise.all([lane.stop(drainMs), agenda.drain(drainMs)]);
       const unfinished = [...running];
       // Agenda clears a one-off job's nextRunAt when it starts, so merely unlocking would strand it:
       // make each unfinished job due again, for the next worker (or this one after a restart).
@@ -114,7 +126,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
             { $set: { nextRunAt: new Date() }, $unset: { lockedAt: true } },
           );
       }
-      return { unfinished: unfinished.length };
+      return { unfinished: unfinished.length + lanes.unfinished };
     },
   };
   // Jobs get the same deps as use cases, this queue included (they enqueue follow-ups); declared

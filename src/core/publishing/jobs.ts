@@ -13,7 +13,8 @@ export const publishPostJob = defineJob({
   data: z.object({ postId: z.string().min(1) }),
   // Every run re-checks the claims, so a retry after a crash is safe.
   retry: { maxRetries: 3, delayMs: 5_000, maxDelayMs: 60_000 },
-  lockLifetimeMs: 10 * 60_000,
+  // Many at once, each due at an exact time: the due-task lane, not Agenda (see due-tasks.ts).
+  queue: 'due-tasks',
   perform: (data, context) => performPublish(data, context),
 });
 
@@ -43,7 +44,7 @@ export const pollStatusJob = defineJob({
   name: 'posts.poll-status',
   data: pollStatusData,
   retry: { maxRetries: 5, delayMs: 5_000, maxDelayMs: 60_000 },
-  lockLifetimeMs: 2 * 60_000,
+  queue: 'due-tasks',
   perform: (data, context) => performPollStatus(data, context),
 });
 
