@@ -65,12 +65,12 @@ async function stalled(
 }
 
 /**
- * Waits until the queue finished the job: a due task (publish, poll) is deleted once it ran; an Agenda
+ * Waits until the queue finished the job: a due task (publish, poll) is marked done once it ran; an Agenda
  * job (the sweep) is removed when done, or records its end when it failed.
  */
 async function jobFinished(jobId: string): Promise<void> {
   await waitFor(`job ${jobId} to finish`, async () => {
-    if (!ObjectId.isValid(jobId)) return (await w.t.deps.db.dueTasks.findOne({ _id: jobId })) ? undefined : true;
+    if (!ObjectId.isValid(jobId)) return (await w.t.deps.db.dueTasks.findOne({ _id: jobId }))?.done ? true : undefined;
     const job = await w.t.db.collection('agendaJobs').findOne({ _id: new ObjectId(jobId) });
     return job === null || job.lastFinishedAt ? true : undefined;
   });

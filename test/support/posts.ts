@@ -155,6 +155,6 @@ export function detailPaths(body: { details?: Detail[] }): (string | number)[][]
 
 /** The `posts.publish` tasks queued for a post (the due-task lane of the job runner). */
 export async function publishJobs(t: TestDatabase, postId: string): Promise<{ runAt: Date }[]> {
-  const tasks = await t.deps.db.dueTasks.find({ name: 'posts.publish' }).toArray();
+  const tasks = await t.deps.db.dueTasks.find({ name: 'posts.publish', done: false }).toArray();
   return tasks.filter((task) => (task.data as { postId?: string }).postId === postId);
 }

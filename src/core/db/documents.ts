@@ -454,7 +454,10 @@ export interface PublishAttemptDoc {
   events: { at: Date; what: string; detail: string | null }[];
 }
 
-/** A job of the due-task lane (src/core/jobs/due-tasks.ts): kept only until it ran; claimed through a lease. */
+/**
+ * A job of the due-task lane (src/core/jobs/due-tasks.ts), `_id` = `<epoch second due>#<slot>` so a
+ * second's tasks are found by `_id` lookups; claimed through a lease, marked done by its claimer.
+ */
 export interface DueTaskDoc {
   _id: string;
   /** The job definition's name. */
@@ -462,5 +465,7 @@ export interface DueTaskDoc {
   data: unknown;
   runAt: Date;
   failCount: number;
+  /** Ran (or given up on); kept a short while so the slot walk of its second stays unbroken. */
+  done: boolean;
   createdAt: Date;
 }

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../logger.js';
+import type { CoreDeps } from '../context.js';
 import type { Collections } from '../db/collections.js';
 import type { DueTaskDoc } from '../db/documents.js';
+import { isDuplicateKeyError } from '../errors.js';
 import { claimLease, releaseLease, renewLease } from '../db/leases.js';
-import type { CoreDeps } from '../context.js';
-import type { Logger } from '../../logger.js';
 import type { AnyJobDefinition, JobDefinition } from './define-job.js';
 
 /** Tuning of the lane; defaults suit production, tests shorten them. */
@@ -19,55 +19,90 @@ export interface DueTaskLaneOptions {
 
 /** A task is claimed for this long and renewed while it runs, so a killed worker's task is free again soon. */
 const CLAIM_MS = 30_000;
+/** How often the whole collection is read: tasks of seconds no walk covered (a worker was down), and clean-up. */
+const RECOVERY_MS = 30_000;
+/** Finished tasks are kept this long (walks look 5 s back and need the slots unbroken), then deleted. */
+const KEEP_DONE_MS = 2 * 60_000;
 
 /**
- * The job store for numerous short jobs (publishing a due post, one status poll), beside Agenda.
- * On FerretDB every query but an `_id` lookup scans its collection, and Agenda sends one lock query
- * per job name and per job it locks, each scanning every queued job: with a thousand posts due in
- * one minute it stalls. Here a task is one document that lives only until it is done, each worker
- * reads the tasks due within the next poll with one query, fires each at its exact time, and claims
- * it only when it has a free slot, by a lease insert (one winner across workers). A task whose
- * worker died is taken again once its claim lapses (30 s); a failed one is retried with the
- * definition's backoff. Jobs are at-least-once; their performs guard side effects with their own claims.
+ * The job store for numerous short jobs due at exact times (publishing a post, one status poll), beside
+ * Agenda. On FerretDB every query but an `_id` lookup reads its whole collection, and Agenda's lock query
+ * scans every queued job per job name and per lock: at a thousand due posts it stalls. So here a task's
+ * `_id` is `<second it is due>#<slot>`, slots filled from 0 by insert-once: a worker finds the tasks of a
+ * second by `_id` lookups (#0, #1, … until one is missing), never by a scan, fires each on a local timer
+ * at its exact time, and claims it only when it has a free slot, by a lease insert (one winner across
+ * workers). The claimer marks it done (kept a while as a tombstone, so the slot walk stays unbroken). A
+ * task whose worker died is free again once its 30 s claim lapses; a failed one is re-queued with the
+ * definition's backoff. A full read every 15 s finds tasks of seconds nobody walked. At-least-once:
+ * performs guard side effects with their own claims.
  */
 export function createDueTaskLane(options: DueTaskLaneOptions) {
   const { db, logger } = options;
   const definitions = new Map(options.definitions.map((d) => [d.name, d]));
-  const armed = new Map<string, NodeJS.Timeout>();
+  const known = new Set<string>(); // tasks armed, waiting or running here
   const waiting: DueTaskDoc[] = [];
-  const waitingIds = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
   const running = new Map<string, Promise<void>>();
+  /** Per second (epoch s) walked: the next slot to look at. Seconds far behind are forgotten. */
+  const walked = new Map<number, number>();
+  /** Where this process's inserts into a second start (slots below are known to be taken). */
+  const insertHints = new Map<number, number>();
   let deps: CoreDeps | undefined;
   let ticker: NodeJS.Timeout | undefined;
+  let lastRecovery = 0;
   let stopped = false;
 
-  async function look(): Promise<void> {
-    const horizon = new Date(Date.now() + options.pollIntervalMs * 2);
-    const due = await db.dueTasks.find({ runAt: { $lte: horizon } }).toArray();
-    for (const task of due) {
-      if (armed.has(task._id) || running.has(task._id) || waitingIds.has(task._id)) continue;
-      const timer = setTimeout(
-        () => {
-          armed.delete(task._id);
-          waiting.push(task);
-          waitingIds.add(task._id);
-          startWaiting();
-        },
-        Math.max(0, task.runAt.getTime() - Date.now()),
-      );
-      armed.set(task._id, timer);
+  function arm(task: DueTaskDoc): void {
+    if (task.done || known.has(task._id)) return;
+    known.add(task._id);
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        waiting.push(task);
+        startWaiting();
+      },
+      Math.max(0, task.runAt.getTime() - Date.now()),
+    );
+    timers.add(timer);
+  }
+
+  /** Walks the slots of the seconds from a little ago to the horizon, arming what is not done. */
+  async function walk(): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    const horizon = Math.floor((Date.now() + options.pollIntervalMs * 2) / 1000);
+    for (const second of walked.keys()) if (second < now - 60) walked.delete(second);
+    for (let second = now - 5; second <= horizon; second += 1) {
+      let slot = walked.get(second) ?? 0;
+      for (;;) {
+        const task = await db.dueTasks.findOne({ _id: taskId(second, slot) });
+        if (!task) break;
+        arm(task);
+        slot += 1;
+      }
+      walked.set(second, slot);
     }
+  }
+
+  /** Reads everything: arms due tasks no walk found, deletes tombstones past their keeping time. */
+  async function recover(): Promise<void> {
+    const all = await db.dueTasks.find({}).toArray();
+    const old = Date.now() - KEEP_DONE_MS;
+    const stale = all.filter((task) => task.done && task.runAt.getTime() < old).map((task) => task._id);
+    if (stale.length > 0) await db.dueTasks.deleteMany({ _id: { $in: stale } });
+    // Later tasks wait for the walk of their second (a timer must not be set days ahead).
+    const horizon = Date.now() + options.pollIntervalMs * 2;
+    for (const task of all) if (task.runAt.getTime() <= horizon) arm(task);
   }
 
   function startWaiting(): void {
     waiting.sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
     while (!stopped && running.size < options.concurrency && waiting.length > 0) {
       const task = waiting.shift()!;
-      waitingIds.delete(task._id);
       const run = runTask(task)
         .catch((error: unknown) => logger.error({ err: error, task: task._id, job: task.name }, 'task run failed'))
         .finally(() => {
           running.delete(task._id);
+          known.delete(task._id);
           startWaiting();
         });
       running.set(task._id, run);
@@ -79,9 +114,9 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     if (!definition || !deps) return;
     const lease = await claimLease(db, `task:${task._id}`, { ttlMs: CLAIM_MS });
     if (!lease) return;
-    // Another worker may have finished or re-armed it since our read: run only the task as it is now.
+    // Another worker may have finished it since our read: run only a task that is still open.
     const current = await db.dueTasks.findOne({ _id: task._id });
-    if (!current || current.runAt.getTime() !== task.runAt.getTime()) return releaseLease(db, lease);
+    if (!current || current.done) return releaseLease(db, lease);
     const renewal = setInterval(() => void renewLease(db, lease, CLAIM_MS).catch(() => undefined), CLAIM_MS / 3);
     renewal.unref();
     try {
@@ -93,63 +128,84 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
           await renewLease(db, lease, CLAIM_MS);
         },
       });
-      await db.dueTasks.deleteOne({ _id: current._id });
     } catch (error) {
-      await retryOrDrop(definition, current, error);
+      await retryLater(definition, current, error);
     } finally {
       clearInterval(renewal);
+      await db.dueTasks.updateOne({ _id: current._id }, { $set: { done: true } });
       await releaseLease(db, lease);
     }
   }
 
-  async function retryOrDrop(definition: AnyJobDefinition, task: DueTaskDoc, error: unknown): Promise<void> {
+  async function retryLater(definition: AnyJobDefinition, task: DueTaskDoc, error: unknown): Promise<void> {
     const failCount = task.failCount + 1;
     const reason = error instanceof Error ? error.message : String(error);
     if (failCount > definition.retry.maxRetries) {
       logger.error({ task: task._id, job: task.name, reason, failCount }, 'task failed for good');
-      await db.dueTasks.deleteOne({ _id: task._id });
       return;
     }
     const delay = Math.min(definition.retry.delayMs * 2 ** (failCount - 1), definition.retry.maxDelayMs);
     logger.warn({ task: task._id, job: task.name, reason, failCount, delayMs: delay }, 'task failed, retrying');
-    await db.dueTasks.updateOne({ _id: task._id }, { $set: { runAt: new Date(Date.now() + delay), failCount } });
+    await insertTask(task.name, task.data, new Date(Date.now() + delay), failCount);
+  }
+
+  /** Inserts into the first free slot of the task's second (insert-once decides between writers). */
+  async function insertTask(name: string, data: unknown, runAt: Date, failCount: number): Promise<string> {
+    const second = Math.floor(runAt.getTime() / 1000);
+    for (let slot = insertHints.get(second) ?? 0; ; slot += 1) {
+      const task: DueTaskDoc = {
+        _id: taskId(second, slot),
+        name,
+        data,
+        runAt,
+        failCount,
+        done: false,
+        createdAt: new Date(),
+      };
+      try {
+        await db.dueTasks.insertOne(task);
+        insertHints.set(second, slot + 1);
+        if (insertHints.size > 10_000) insertHints.clear();
+        return task._id;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+  }
+
+  async function tick(): Promise<void> {
+    await walk();
+    if (Date.now() - lastRecovery >= RECOVERY_MS) {
+      lastRecovery = Date.now();
+      await recover();
+    }
   }
 
   return {
     /** Stores a task due at `runAt`; any worker runs it then. */
-    async enqueue<Data>(definition: JobDefinition<Data>, data: Data, runAt: Date): Promise<string> {
-      const task: DueTaskDoc = {
-        _id: randomUUID(),
-        name: definition.name,
-        data: definition.data.parse(data),
-        runAt,
-        failCount: 0,
-        createdAt: new Date(),
-      };
-      await db.dueTasks.insertOne(task);
-      return task._id;
+    enqueue<Data>(definition: JobDefinition<Data>, data: Data, runAt: Date): Promise<string> {
+      return insertTask(definition.name, definition.data.parse(data), runAt, 0);
     },
     /** Starts looking for due tasks and running them with `jobDeps`. */
     start(jobDeps: CoreDeps): void {
       deps = jobDeps;
-      const tick = () => {
+      const loop = () => {
         if (stopped) return;
-        look()
+        tick()
           .catch((error: unknown) => logger.warn({ err: error }, 'looking for due tasks failed'))
           .finally(() => {
-            if (!stopped) ticker = setTimeout(tick, options.pollIntervalMs);
+            if (!stopped) ticker = setTimeout(loop, options.pollIntervalMs);
           });
       };
-      tick();
+      loop();
     },
     /** Stops taking tasks and waits up to `drainMs` for the running ones; unfinished ones run again elsewhere. */
     async stop(drainMs: number): Promise<{ unfinished: number }> {
       stopped = true;
       clearTimeout(ticker);
-      for (const timer of armed.values()) clearTimeout(timer);
-      armed.clear();
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       waiting.length = 0;
-      waitingIds.clear();
       const all = Promise.allSettled([...running.values()]);
       const timeout = new Promise((resolve) => setTimeout(resolve, drainMs).unref());
       await Promise.race([all, timeout]);
@@ -160,3 +216,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
 /** The lane's interface, as the job runner holds it. */
 export type DueTaskLane = ReturnType<typeof createDueTaskLane>;
+
+function taskId(second: number, slot: number): string {
+  return `${second}#${slot}`;
+}
