@@ -18,7 +18,7 @@ export interface PollStep {
 }
 
 /**
- * Enqueues the next `posts.poll-status` after the backoff (3 s doubling to 60 s; to 15 min while only the
+ * Enqueues the next `posts.poll-status` after the backoff (10 s doubling to 60 s; to 15 min while only the
  * post id is awaited). While the post is PUBLISHING the attempt's lease is renewed over the wait, so the
  * sweeper knows the polling is alive.
  */

@@ -37,7 +37,7 @@ export const DEFAULT_PUBLISHING_SETTINGS: Readonly<PublishingSettings> = Object.
   retryFirstDelayMs: 30_000,
   retryMaxDelayMs: 8 * 60_000,
   rateLimitedDelayMs: 60_000,
-  pollFirstDelayMs: 3_000,
+  pollFirstDelayMs: 10_000,
   pollMaxDelayMs: 60_000,
   terminalWithinMs: 2 * 60 * 60_000,
   idSearchWithinMs: 24 * 60 * 60_000,
