@@ -96,6 +96,13 @@ export const ThreadReplySchema = z.object({
 });
 export type ThreadReplyInput = z.infer<typeof ThreadReplySchema>;
 
+/** `scheduledFor` must come with mode schedule (create and publish share the rule). */
+function requireTimeToSchedule(body: { mode: string; scheduledFor?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.mode === 'schedule' && body.scheduledFor === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'scheduledFor is required when mode is schedule' });
+  }
+}
+
 export const CreatePostsBodySchema = z
   .object({
     platformIds: z
@@ -125,15 +132,7 @@ export const CreatePostsBodySchema = z
       .default([])
       .describe('replies posted after the root; TikTok supports none'),
   })
-  .superRefine((body, ctx) => {
-    if (body.mode === 'schedule' && body.scheduledFor === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['scheduledFor'],
-        message: 'scheduledFor is required when mode is schedule',
-      });
-    }
-  })
+  .superRefine(requireTimeToSchedule)
   .meta({ id: 'PostCreate' });
 export type CreatePostsBody = z.infer<typeof CreatePostsBodySchema>;
 
@@ -156,14 +155,6 @@ export const PublishPostBodySchema = z
     content: z.string().optional().describe('reviewed content, stored before publishing'),
     settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
   })
-  .superRefine((body, ctx) => {
-    if (body.mode === 'schedule' && body.scheduledFor === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['scheduledFor'],
-        message: 'scheduledFor is required when mode is schedule',
-      });
-    }
-  })
+  .superRefine(requireTimeToSchedule)
   .meta({ id: 'PostPublish' });
 export type PublishPostBody = z.infer<typeof PublishPostBodySchema>;
