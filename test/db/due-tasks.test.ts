@@ -71,7 +71,7 @@ describe('the due-task lane', () => {
         runners[i % 2]!.enqueue(recordJob, { task: `many-${i}`, failTimes: 0, holdMs: 20 }, { runAt: due }),
       ),
     );
-    await until(() => runsOf('many-').length >= 60);
+    await until(() => runsOf('many-').length >= 60, 45_000);
     await sleep(500);
     const done = runsOf('many-');
     expect(new Set(done.map((run) => run.task)).size).toBe(60);

@@ -21,7 +21,9 @@ export interface DueTaskLaneOptions {
 const CLAIM_MS = 30_000;
 /** How often the whole collection is read: tasks of seconds no walk covered (a worker was down), and clean-up. */
 const RECOVERY_MS = 30_000;
-/** Finished tasks are kept this long (walks look 5 s back and need the slots unbroken), then deleted. */
+/** How far back each walk looks: tasks whose insert took a while still land in a walked second. */
+const WALK_BACK_S = 15;
+/** Finished tasks are kept this long (walks look 15 s back and need the slots unbroken), then deleted. */
 const KEEP_DONE_MS = 2 * 60_000;
 
 /**
@@ -71,7 +73,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     const now = Math.floor(Date.now() / 1000);
     const horizon = Math.floor((Date.now() + options.pollIntervalMs * 2) / 1000);
     for (const second of walked.keys()) if (second < now - 60) walked.delete(second);
-    for (let second = now - 5; second <= horizon; second += 1) {
+    for (let second = now - WALK_BACK_S; second <= horizon; second += 1) {
       let slot = walked.get(second) ?? 0;
       for (;;) {
         const task = await db.dueTasks.findOne({ _id: taskId(second, slot) });
@@ -149,10 +151,16 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     await insertTask(task.name, task.data, new Date(Date.now() + delay), failCount);
   }
 
-  /** Inserts into the first free slot of the task's second (insert-once decides between writers). */
+  /**
+   * Inserts into a free slot of the task's second: this process hands its concurrent inserts distinct
+   * slots (no collisions among them), and a slot another process took is skipped (insert-once decides).
+   */
   async function insertTask(name: string, data: unknown, runAt: Date, failCount: number): Promise<string> {
     const second = Math.floor(runAt.getTime() / 1000);
-    for (let slot = insertHints.get(second) ?? 0; ; slot += 1) {
+    for (;;) {
+      const slot = insertHints.get(second) ?? 0;
+      insertHints.set(second, slot + 1);
+      if (insertHints.size > 10_000) insertHints.clear();
       const task: DueTaskDoc = {
         _id: taskId(second, slot),
         name,
@@ -164,8 +172,6 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       };
       try {
         await db.dueTasks.insertOne(task);
-        insertHints.set(second, slot + 1);
-        if (insertHints.size > 10_000) insertHints.clear();
         return task._id;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
