@@ -24,7 +24,9 @@ export function startPull(
 ): void {
   const controller = new AbortController();
   state.inflight.set(publish.publishId, controller);
-  const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(options.pullTimeoutMs)]);
+  const signal = controller.signal;
+  // A plain timer, not AbortSignal.timeout inside AbortSignal.any: Node may collect that pair and never abort.
+  const timeout = setTimeout(() => controller.abort(new Error('pull timed out')), options.pullTimeoutMs);
   const pullFailed: FailReason = publish.kind === 'photo' ? 'photo_pull_failed' : 'video_pull_failed';
   const mediaDir = options.mediaDir ?? '';
   void (async () => {
@@ -69,6 +71,7 @@ export function startPull(
           : pullFailed;
       state.settle(publish, 'FAILED', reason);
     } finally {
+      clearTimeout(timeout);
       for (const file of files) await discard(file);
     }
   })();
