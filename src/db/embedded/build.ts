@@ -1,14 +1,27 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { access, chmod, constants, mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  constants,
+  cp,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rename,
+  rm,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../logger.js';
 import { acquireLock } from './lock.js';
 
 /** The files that define the emulator; their hash names the binary, so editing one rebuilds it. */
-const SOURCE_FILES = ['main.go', 'go.mod', 'go.sum'] as const;
+const SOURCE_FILES = ['main.go', 'go.mod', 'go.sum', 'patches.json'] as const;
+const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 const PROGRESS_EVERY_MS = 20_000;
 
@@ -79,7 +92,7 @@ async function buildOnce(sourceDir: string, binary: string, logger: Logger): Pro
     if (await isExecutable(binary)) return binary;
     const temp = `${binary}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await goBuild(sourceDir, temp, logger);
+      await buildPatched(sourceDir, temp, logger);
       await chmod(temp, 0o755);
       await rename(temp, binary);
     } finally {
@@ -91,31 +104,79 @@ async function buildOnce(sourceDir: string, binary: string, logger: Logger): Pro
   }
 }
 
-function goBuild(sourceDir: string, output: string, logger: Logger): Promise<void> {
+/** One edit of a FerretDB source file (tools/ferretdb/patches.json); `find` must occur exactly once. */
+interface SourcePatch {
+  why: string;
+  file: string;
+  find: string;
+  replace: string;
+}
+
+/**
+ * Builds in a scratch copy: tools/ferretdb's files, plus the FerretDB module from Go's module cache with
+ * patches.json applied and a `replace` pointing at it. The module cache itself is read-only and stays as is.
+ */
+async function buildPatched(sourceDir: string, output: string, logger: Logger): Promise<void> {
+  const workDir = await mkdtemp(path.join(path.dirname(output), 'ferretdb-build-'));
+  try {
+    for (const name of SOURCE_FILES) await cp(path.join(sourceDir, name), path.join(workDir, name));
+    await runGo(workDir, ['mod', 'download', FERRETDB_MODULE], logger, 'downloading FerretDB');
+    const moduleDir = (await runGo(workDir, ['list', '-m', '-f', '{{.Dir}}', FERRETDB_MODULE], logger)).trim();
+    const patchedDir = path.join(workDir, 'ferretdb-patched');
+    await cp(moduleDir, patchedDir, { recursive: true });
+    const patches = JSON.parse(await readFile(path.join(sourceDir, 'patches.json'), 'utf8')) as SourcePatch[];
+    for (const patch of patches) await applyPatch(patchedDir, patch);
+    await runGo(workDir, ['mod', 'edit', `-replace=${FERRETDB_MODULE}=./ferretdb-patched`], logger);
+    await runGo(workDir, ['build', '-trimpath', '-ldflags=-s -w', '-o', output, '.'], logger, 'building');
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function applyPatch(moduleDir: string, patch: SourcePatch): Promise<void> {
+  const file = path.join(moduleDir, patch.file);
+  const source = await readFile(file, 'utf8');
+  if (source.split(patch.find).length !== 2) {
+    throw new Error(`cannot patch FerretDB: ${patch.file} does not contain ${JSON.stringify(patch.find)} exactly once`);
+  }
+  // Files copied from the module cache are read-only, and so are their directories.
+  await chmod(path.dirname(file), 0o755);
+  await chmod(file, 0o644);
+  await writeFile(
+    file,
+    source.replace(patch.find, () => patch.replace),
+  );
+}
+
+/** Runs `go <args>` in `cwd` and returns its stdout; `step` names a long step that logs its progress. */
+function runGo(cwd: string, args: string[], logger: Logger, step?: string): Promise<string> {
   const started = Date.now();
-  const child = spawn('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', output, '.'], {
-    cwd: sourceDir,
+  const child = spawn('go', args, {
+    cwd,
     // GOTOOLCHAIN=local: never fetch another Go toolchain behind the user's back.
     // CGO_ENABLED=0: FerretDB's SQLite is pure Go, so no C compiler is needed.
     env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let tail = '';
-  const collect = (chunk: Buffer): void => {
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-4_000);
-  };
-  // Logged on 'spawn', so a missing `go` reports only the error, not a build that never began.
-  child.once('spawn', () =>
-    logger.info({ output }, 'building the FerretDB emulator, first run only, about a minute...'),
-  );
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
+  });
+  // Logged on 'spawn', so a missing `go` reports only the error, not a step that never began.
+  if (step) {
+    child.once('spawn', () => logger.info({ step }, 'FerretDB emulator, first run only (about a minute in all)...'));
+  }
   const progress = setInterval(() => {
-    logger.info({ seconds: Math.round((Date.now() - started) / 1000) }, 'still building the FerretDB emulator...');
+    if (step)
+      logger.info({ step, seconds: Math.round((Date.now() - started) / 1000) }, 'FerretDB emulator: still at it...');
   }, PROGRESS_EVERY_MS);
   const timeout = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
 
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
@@ -127,10 +188,14 @@ function goBuild(sourceDir: string, output: string, logger: Logger): Promise<voi
     });
     child.once('close', (code, signal) => {
       if (code === 0) {
-        logger.info({ seconds: Math.round((Date.now() - started) / 1000) }, 'built the FerretDB emulator');
-        resolve();
+        if (step === 'building') {
+          logger.info({ seconds: Math.round((Date.now() - started) / 1000) }, 'built the FerretDB emulator');
+        }
+        resolve(stdout);
       } else {
-        reject(new Error(`go build of the FerretDB emulator failed (${signal ?? `exit ${code}`}): ${tail.trim()}`));
+        reject(
+          new Error(`go ${args[0]} for the FerretDB emulator failed (${signal ?? `exit ${code}`}): ${tail.trim()}`),
+        );
       }
     });
   }).finally(() => {

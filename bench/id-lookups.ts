@@ -1,0 +1,83 @@
+/**
+ * Whether reads and writes by `_id` stay flat as a collection grows: 500 findOne and 500 updateOne by
+ * `_id` against a collection of 10,000 documents, each against the same against 100 documents measured
+ * in the same run (the baseline). An index search keeps the ratio near 1; a table scan makes it grow
+ * with the size (unpatched FerretDB 1.24 on SQLite scanned). Runs on the embedded database or on
+ * MONGODB_URI. Usage: npm run bench:id-lookups
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient, type Collection } from 'mongodb';
+import { openEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded/index.js';
+import { createLogger } from '../src/logger.js';
+import { line, ms } from './support/util.js';
+
+const OPS = 500;
+const SMALL = 100;
+const LARGE = 10_000;
+
+interface Doc {
+  _id: string;
+  n: number;
+  body: string;
+}
+
+async function fill(collection: Collection<Doc>, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 1_000) {
+    const size = Math.min(1_000, count - start);
+    await collection.insertMany(
+      Array.from({ length: size }, (_, i) => ({ _id: `d${start + i}`, n: start + i, body: 'x'.repeat(300) })),
+    );
+  }
+}
+
+/** Mean milliseconds per operation over OPS sequential operations on random ids. */
+async function perOp(count: number, op: (id: string) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < OPS; i += 1) await op(`d${Math.floor(Math.random() * count)}`);
+  return (performance.now() - started) / OPS;
+}
+
+async function main(): Promise<void> {
+  let embedded: EmbeddedDatabase | undefined;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-bench-'));
+  let uri = process.env.MONGODB_URI;
+  if (!uri) {
+    embedded = await openEmbeddedDatabase({
+      dataDir,
+      cacheDir: path.resolve('.cache/ferretdb'),
+      logger: createLogger({ level: 'warn', destination: process.stderr }),
+    });
+    uri = embedded.uri;
+  }
+  const client = await new MongoClient(uri).connect();
+  try {
+    const db = client.db(`bench_ids_${Date.now()}`);
+    const small = db.collection<Doc>('small');
+    const large = db.collection<Doc>('large');
+    await fill(small, SMALL);
+    await fill(large, LARGE);
+    console.log(`database: ${embedded?.kind ?? 'MONGODB_URI'}; ${OPS} sequential operations each`);
+    const results: Array<[string, number, number]> = [];
+    for (const [label, op] of [
+      ['findOne by _id', (c: Collection<Doc>, id: string) => c.findOne({ _id: id })],
+      ['updateOne by _id', (c: Collection<Doc>, id: string) => c.updateOne({ _id: id }, { $inc: { n: 1 } })],
+    ] as const) {
+      const base = await perOp(SMALL, (id) => op(small, id));
+      const big = await perOp(LARGE, (id) => op(large, id));
+      results.push([label, base, big]);
+    }
+    for (const [label, base, big] of results) {
+      line(`${label}, ${SMALL} docs (baseline)`, ms(base));
+      line(`${label}, ${LARGE} docs`, `${ms(big)}  (${(big / base).toFixed(2)}x the baseline)`);
+    }
+    await db.dropDatabase();
+  } finally {
+    await client.close();
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
