@@ -1,6 +1,7 @@
 /**
- * Whether reads and writes by `_id` stay flat as a collection grows: 500 findOne and 500 updateOne by
- * `_id` against a collection of 10,000 documents, each against the same against 100 documents measured
+ * Whether reads and writes by `_id` stay flat as a collection grows: 500 findOne, 500 updateOne and 500
+ * conditional updateOne (`_id` beside another key) against a collection of 10,000 documents, each against
+ * the same against 100 documents measured
  * in the same run (the baseline). An index search keeps the ratio near 1; a table scan makes it grow
  * with the size (unpatched FerretDB 1.24 on SQLite scanned). Runs on the embedded database or on
  * MONGODB_URI. Usage: npm run bench:id-lookups
@@ -63,6 +64,11 @@ async function main(): Promise<void> {
     for (const [label, op] of [
       ['findOne by _id', (c: Collection<Doc>, id: string) => c.findOne({ _id: id })],
       ['updateOne by _id', (c: Collection<Doc>, id: string) => c.updateOne({ _id: id }, { $inc: { n: 1 } })],
+      // A conditional update: `_id` beside another key (unpatched FerretDB pushed `_id` down only alone).
+      [
+        'updateOne by _id and n ≥ 0',
+        (c: Collection<Doc>, id: string) => c.updateOne({ _id: id, n: { $gte: 0 } }, { $inc: { n: 1 } }),
+      ],
     ] as const) {
       const base = await perOp(SMALL, (id) => op(small, id));
       const big = await perOp(LARGE, (id) => op(large, id));

@@ -47,6 +47,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: boolean.default(false),
   JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
   JOB_CONCURRENCY: positiveInt.default(10),
+  PUBLISH_CONCURRENCY: positiveInt.default(50),
   SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
   POSTDECK_PLANS_FILE: z.string().min(1).optional(),
   OPEN_SIGNUP: boolean.default(false),
@@ -94,7 +95,13 @@ export interface Config {
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
-  readonly jobs: { readonly pollIntervalMs: number; readonly concurrency: number; readonly drainMs: number };
+  readonly jobs: {
+    readonly pollIntervalMs: number;
+    readonly concurrency: number;
+    /** Publishing tasks (publish, status poll) a worker runs at once: mostly waiting on TikTok and the database. */
+    readonly publishConcurrency: number;
+    readonly drainMs: number;
+  };
   readonly plans: PlanTable;
   readonly auth: {
     /** May anyone sign up (getting their own account), or only the first user and invitees? */
@@ -187,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
     jobs: {
       pollIntervalMs: vars.JOB_POLL_INTERVAL_MS,
       concurrency: vars.JOB_CONCURRENCY,
+      publishConcurrency: vars.PUBLISH_CONCURRENCY,
       drainMs: vars.SHUTDOWN_DRAIN_MS,
     },
     plans,

@@ -71,6 +71,7 @@ export async function openCore(
     recurring: RECURRING_JOBS,
     pollIntervalMs: config.jobs.pollIntervalMs,
     concurrency: config.jobs.concurrency,
+    publishConcurrency: config.jobs.publishConcurrency,
   });
   const deps: CoreDeps = { ...base, jobs };
   return {

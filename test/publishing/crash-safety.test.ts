@@ -218,10 +218,12 @@ describe('thread replies', SLOW, () => {
         delayInMinutes: delay,
         dueAt: null,
         capSpend: null,
+        replyIds: [],
       };
       await w.t.deps.db.posts.insertOne(child);
       children.push(child);
     }
+    await w.t.deps.db.posts.updateOne({ _id: root._id }, { $set: { replyIds: children.map((c) => c._id) } });
     return { openId, platform, root, children };
   }
 

@@ -408,6 +408,8 @@ export interface PostDoc {
   accountId: string;
   groupId: string;
   parentPostId: string | null;
+  /** A root's thread replies, in order (absent or empty: none), so the engine finds them by `_id`. */
+  replyIds?: string[];
   /** The platform (API field `integrationId`). */
   platformId: string;
   content: string;

@@ -16,7 +16,10 @@ export interface JobRunnerOptions {
   /** Scheduled when processing starts. */
   recurring?: readonly RecurringJob[];
   pollIntervalMs: number;
+  /** Agenda's jobs run at once. */
   concurrency: number;
+  /** Due-task lane tasks (publishing) run at once; defaults to `concurrency`. */
+  publishConcurrency?: number;
 }
 
 /** Enqueues jobs (every role) and processes them (the worker role), on Agenda's MongoDB backend. */
@@ -54,7 +57,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     definitions: options.definitions.filter((d) => d.queue === 'due-tasks'),
     // Its tasks fire at their exact time once seen; looking often keeps `now` tasks prompt, and costs one small scan.
     pollIntervalMs: Math.min(options.pollIntervalMs, 500),
-    concurrency: options.concurrency,
+    concurrency: options.publishConcurrency ?? options.concurrency,
   });
   for (const definition of options.definitions.filter((d) => d.queue === 'agenda')) {
     agenda.define(

@@ -151,6 +151,7 @@ async function commit(
     dueAt: null,
     createdAt: new Date(now.getTime() + i + 1),
   }));
+  root.replyIds = children.map((child) => child._id);
   if (state === 'QUEUE') root.capSpend = await spendPostCap(deps, scope, rootId);
   try {
     await deps.db.posts.insertOne(root);

@@ -21,9 +21,10 @@ export async function settleChildren(
   publishedAt = deps.now(),
 ): Promise<void> {
   if (root.parentPostId !== null) return;
-  const children = await deps.db.posts.find({ groupId: root.groupId, parentPostId: root._id }).toArray();
-  for (const child of children) {
-    if (child.state !== 'QUEUE' || child.dueAt !== null) continue;
+  // By `_id`: a query on groupId would read the whole posts collection on FerretDB, once per settled post.
+  for (const childId of root.replyIds ?? []) {
+    const child = await deps.db.posts.findOne({ _id: childId });
+    if (!child || child.state !== 'QUEUE' || child.dueAt !== null) continue;
     await underEditLease(deps, child._id, async () => {
       const now = deps.now();
       if (outcome === 'ERROR') {

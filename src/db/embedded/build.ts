@@ -104,12 +104,13 @@ async function buildOnce(sourceDir: string, binary: string, logger: Logger): Pro
   }
 }
 
-/** One edit of a FerretDB source file (tools/ferretdb/patches.json); `find` must occur exactly once. */
+/** One edit of a FerretDB source file (tools/ferretdb/patches.json); `find` must occur `occurrences` times (1). */
 interface SourcePatch {
   why: string;
   file: string;
   find: string;
   replace: string;
+  occurrences?: number;
 }
 
 /**
@@ -136,8 +137,11 @@ async function buildPatched(sourceDir: string, output: string, logger: Logger): 
 async function applyPatch(moduleDir: string, patch: SourcePatch): Promise<void> {
   const file = path.join(moduleDir, patch.file);
   const source = await readFile(file, 'utf8');
-  if (source.split(patch.find).length !== 2) {
-    throw new Error(`cannot patch FerretDB: ${patch.file} does not contain ${JSON.stringify(patch.find)} exactly once`);
+  const expected = patch.occurrences ?? 1;
+  if (source.split(patch.find).length !== expected + 1) {
+    throw new Error(
+      `cannot patch FerretDB: ${patch.file} does not contain ${JSON.stringify(patch.find)} exactly ${expected} time(s)`,
+    );
   }
   // Files copied from the module cache are read-only, and so are their directories.
   await chmod(path.dirname(file), 0o755);
