@@ -48,7 +48,8 @@ export async function claimLease(
     throw error;
   }
   // Older generations stay: deleting one would let a caller holding a stale read win it again.
-  await raiseHint(store.positionHints, hintId(key), generation);
+  // Generation 0 needs no hint (a missing hint reads as 0): most keys are claimed once.
+  if (generation > 0) await raiseHint(store.positionHints, hintId(key), generation);
   return lease;
 }
 
