@@ -10,6 +10,8 @@ import { queryCreatorInfo } from '../providers/tiktok/creator-info.js';
 /** A post's media ids resolved in order; `indexes[j]` is where `media[j]` stands in the ids. */
 export interface LoadedMedia {
   media: TikTokPostMedia[];
+  /** The documents behind `media`, in the same order. */
+  docs: MediaDoc[];
   indexes: number[];
   /** Ids that are unknown or another workspace's, as issues at ['mediaIds', i]. */
   issues: IssueDetail[];
@@ -25,13 +27,14 @@ export interface PostFields {
 /** Loads the media of `mediaIds` from the workspace (by `_id`, the fast lookup on FerretDB). */
 export async function loadPostMedia(deps: CoreDeps, scope: Scope, mediaIds: readonly string[]): Promise<LoadedMedia> {
   const docs = await Promise.all(mediaIds.map((id) => deps.db.media.findOne({ _id: id })));
-  const loaded: LoadedMedia = { media: [], indexes: [], issues: [] };
+  const loaded: LoadedMedia = { media: [], docs: [], indexes: [], issues: [] };
   docs.forEach((doc, index) => {
     if (!doc || doc.workspaceId !== scope.workspaceId) {
       loaded.issues.push({ path: ['mediaIds', index], message: `media ${mediaIds[index]} was not found` });
       return;
     }
     loaded.media.push(toPostMedia(doc));
+    loaded.docs.push(doc);
     loaded.indexes.push(index);
   });
   return loaded;
