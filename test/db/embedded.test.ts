@@ -117,15 +117,17 @@ describe('embedded database', () => {
         ((await posts.find(filter).explain()) as { queryPlanner: { Plan: string[] } }).queryPlanner.Plan.join(' ');
       return {
         byId: await plan({ _id: 'p7' }),
+        byIdAndMore: await plan({ _id: 'p7', caption: 'c7' }),
         byCaption: await plan({ caption: 'c7' }),
         found: await posts.find({ _id: 'p7', caption: 'c7' }).toArray(),
         notFound: await posts.find({ _id: 'p7', caption: 'c8' }).toArray(),
         updated: (await posts.updateOne({ _id: 'p8', caption: 'other' }, { $set: { caption: 'x' } })).modifiedCount,
       };
     });
-    // SQLite's own plan, as FerretDB's explain reports it. (Its explain shows only a lone `_id`; that `_id`
-    // beside other keys is narrowed by the index too is bench/id-lookups.ts's to show.) The other keys still apply.
+    // SQLite's own plan, as FerretDB's explain reports it: `_id` narrows by index even beside other keys,
+    // which still apply to what it finds.
     expect(plans.byId).toMatch(/SEARCH \S+ USING INDEX \S+__id_/);
+    expect(plans.byIdAndMore).toMatch(/SEARCH \S+ USING INDEX \S+__id_/);
     expect(plans.byCaption).toMatch(/SCAN/);
     expect(plans.found).toEqual([{ _id: 'p7', caption: 'c7' }]);
     expect(plans.notFound).toEqual([]);

@@ -8,6 +8,7 @@ import {
   cp,
   mkdir,
   mkdtemp,
+  readdir,
   readFile,
   rename,
   rm,
@@ -22,6 +23,8 @@ import { acquireLock } from './lock.js';
 /** The files that define the emulator; their hash names the binary, so editing one rebuilds it. */
 const SOURCE_FILES = ['main.go', 'go.mod', 'go.sum', 'patches.json'] as const;
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
+/** Part of the binary's name too: bump it when the build steps below change, so cached binaries are rebuilt. */
+const BUILD_RECIPE = 'patched-2';
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 const PROGRESS_EVERY_MS = 20_000;
 
@@ -34,7 +37,7 @@ const inFlight = new Map<string, Promise<string>>();
  */
 export async function ensureFerretBinary(cacheDir: string, logger: Logger): Promise<string> {
   const sourceDir = findSourceDir();
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(`${BUILD_RECIPE}\0`);
   for (const name of SOURCE_FILES) {
     hash
       .update(`${name}\0`)
@@ -125,12 +128,21 @@ async function buildPatched(sourceDir: string, output: string, logger: Logger): 
     const moduleDir = (await runGo(workDir, ['list', '-m', '-f', '{{.Dir}}', FERRETDB_MODULE], logger)).trim();
     const patchedDir = path.join(workDir, 'ferretdb-patched');
     await cp(moduleDir, patchedDir, { recursive: true });
+    await makeWritable(patchedDir);
     const patches = JSON.parse(await readFile(path.join(sourceDir, 'patches.json'), 'utf8')) as SourcePatch[];
     for (const patch of patches) await applyPatch(patchedDir, patch);
     await runGo(workDir, ['mod', 'edit', `-replace=${FERRETDB_MODULE}=./ferretdb-patched`], logger);
     await runGo(workDir, ['build', '-trimpath', '-ldflags=-s -w', '-o', output, '.'], logger, 'building');
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The module cache's files and directories are read-only, and cp keeps modes: patching and clean-up need write. */
+async function makeWritable(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    await chmod(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
   }
 }
 
@@ -143,12 +155,9 @@ async function applyPatch(moduleDir: string, patch: SourcePatch): Promise<void> 
       `cannot patch FerretDB: ${patch.file} does not contain ${JSON.stringify(patch.find)} exactly ${expected} time(s)`,
     );
   }
-  // Files copied from the module cache are read-only, and so are their directories.
-  await chmod(path.dirname(file), 0o755);
-  await chmod(file, 0o644);
   await writeFile(
     file,
-    source.replace(patch.find, () => patch.replace),
+    source.replaceAll(patch.find, () => patch.replace),
   );
 }
 
