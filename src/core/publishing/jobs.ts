@@ -25,8 +25,6 @@ export const pollStatusData = z.object({
   publishId: z.string().min(1),
   /** Polls made so far in this chain (the backoff grows with it). */
   polls: z.number().int().min(0),
-  /** One chain of polls (a fresh id when the sweeper resumes a dead one): a step runs once per chain and count. */
-  chain: z.string().min(1),
   kind: z.enum(['video', 'photo']),
   /** The account's handle, for the release URL. */
   handle: z.string().nullable(),

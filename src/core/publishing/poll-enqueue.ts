@@ -3,6 +3,11 @@ import { attemptId, recordAttempt } from './attempts.js';
 import { pollStatusJob, type PollStatusData } from './jobs.js';
 import { pollDelayMs, publishingSettings } from './settings.js';
 
+/** The attempt lease that covers the wait before poll `polls + 1` and that poll itself. */
+export function pollingLeaseMs(polls: number): number {
+  return pollDelayMs(polls, publishingSettings.pollMaxDelayMs) + publishingSettings.attemptLeaseMs;
+}
+
 /** A poll step to enqueue; the counters default to a new chain's first step. */
 export interface PollStep {
   postId: string;
@@ -11,7 +16,6 @@ export interface PollStep {
   kind: 'video' | 'photo';
   handle: string | null;
   startedAt: Date;
-  chain: string;
   polls?: number;
   completedAt?: Date | null;
   lastStatus?: string | null;
@@ -20,26 +24,25 @@ export interface PollStep {
 /**
  * Enqueues the next `posts.poll-status` after the backoff (10 s doubling to 60 s; to 15 min while only the
  * post id is awaited). While the post is PUBLISHING the attempt's lease is renewed over the wait, so the
- * sweeper knows the polling is alive.
+ * sweeper knows the polling is alive (`leaseWritten`: the caller already wrote `pollingLeaseMs` with its own write).
  */
-export async function enqueuePoll(deps: CoreDeps, step: PollStep): Promise<void> {
+export async function enqueuePoll(
+  deps: CoreDeps,
+  step: PollStep,
+  options: { leaseWritten?: boolean } = {},
+): Promise<void> {
   const polls = step.polls ?? 0;
   const completedAt = step.completedAt ?? null;
   const settings = publishingSettings;
   const delay = pollDelayMs(polls, completedAt ? settings.idPollMaxDelayMs : settings.pollMaxDelayMs);
-  if (!completedAt) {
-    await recordAttempt(
-      deps,
-      { _id: attemptId(step.postId, step.attempt) },
-      { leaseMs: delay + settings.attemptLeaseMs },
-    );
+  if (!completedAt && !options.leaseWritten) {
+    await recordAttempt(deps, { _id: attemptId(step.postId, step.attempt) }, { leaseMs: pollingLeaseMs(polls) });
   }
   const data: PollStatusData = {
     postId: step.postId,
     attempt: step.attempt,
     publishId: step.publishId,
     polls,
-    chain: step.chain,
     kind: step.kind,
     handle: step.handle,
     startedAt: step.startedAt.toISOString(),

@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../context.js';
 import type { PostDoc } from '../db/documents.js';
-import { claimLease } from '../db/leases.js';
 import { AppError } from '../errors.js';
 import type { JobContext } from '../jobs/define-job.js';
 import { withTikTokToken } from '../platforms/tiktok-token-access.js';
@@ -17,15 +16,12 @@ import { publishingSettings } from './settings.js';
 /**
  * One status poll of a sent post (contract 4.6). PUBLISH_COMPLETE with an id → PUBLISHED with the id exactly as
  * TikTok sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED →
- * ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". Each step of a chain
- * runs once (a step claim), and every write is conditional on the state it moves from, so a job run twice
- * changes nothing twice.
+ * ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
+ * task's claim; a step run again (a retry after an error, or after its worker died) asks TikTok again, and every
+ * write is conditional on the state it moves from, so nothing changes twice.
  */
 export async function performPollStatus(data: PollStatusData, context: JobContext): Promise<void> {
   const deps = context.deps;
-  const step = `publish-poll:${attemptId(data.postId, data.attempt)}:${data.chain}:${data.polls}`;
-  if (!(await claimLease(deps.db, step, { now: deps.now() }))) return;
-
   const post = await deps.db.posts.findOne({ _id: data.postId });
   if (!post) return;
   const searching = post.state === 'PUBLISHED' && post.releaseId === null && data.completedAt !== null;

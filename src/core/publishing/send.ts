@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import type { MediaDoc, PlatformDoc, PostDoc, PublishAttemptDoc } from '../db/documents.js';
 import type { JobContext } from '../jobs/define-job.js';
@@ -14,7 +13,7 @@ import { NO_THREAD_REPLIES_TEXT } from './error-texts.js';
 import { describeError, judgeFailure, PublishRefusal, settleFailedAttempt } from './failure.js';
 import { photoUrlsForTikTok, videoSourceFor } from './media-sources.js';
 import { failPost } from './post-outcome.js';
-import { enqueuePoll } from './poll-enqueue.js';
+import { enqueuePoll, pollingLeaseMs } from './poll-enqueue.js';
 import { publishingSettings } from './settings.js';
 import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from './tiktok-request.js';
 
@@ -48,24 +47,29 @@ export async function runAttempt(
       await settleFailedAttempt(deps, post, attempt, judgeFailure(error, attempt.n + 1));
       return;
     }
-    // From here TikTok has the publish: never sent again; its status decides the outcome.
+    // From here TikTok has the publish: never sent again; its status decides the outcome. Without an upload
+    // the polling starts at once, so this write also carries the lease over the first poll's wait.
     await recordAttempt(deps, attempt, {
       phase: 'init_answered',
       publishId: init.publishId,
       event: { what: 'init_answered', detail: `publish_id ${init.publishId}` },
+      ...(init.upload ? {} : { leaseMs: pollingLeaseMs(0) }),
     });
     if (init.upload && !(await uploaded(deps, post, attempt, prepared, init.publishId, init.upload))) return;
     // The poll job writes the attempt from now on: no renewal of ours may land beside its writes.
     await keepAlive.stop();
-    await enqueuePoll(deps, {
-      postId: post._id,
-      attempt: attempt.n,
-      publishId: init.publishId,
-      kind: prepared.kind,
-      handle: prepared.platform.displayHandle,
-      startedAt: attempt.claimedAt,
-      chain: randomUUID(),
-    });
+    await enqueuePoll(
+      deps,
+      {
+        postId: post._id,
+        attempt: attempt.n,
+        publishId: init.publishId,
+        kind: prepared.kind,
+        handle: prepared.platform.displayHandle,
+        startedAt: attempt.claimedAt,
+      },
+      { leaseWritten: !init.upload },
+    );
   } finally {
     await keepAlive.stop();
   }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
 import type { PostDoc, PublishAttemptDoc } from '../db/documents.js';
 import { claimLease } from '../db/leases.js';
@@ -112,6 +111,5 @@ async function resumePolling(deps: CoreDeps, post: PostDoc, attempt: PublishAtte
     kind: firstMedia?.mediaType === 'image' ? 'photo' : 'video',
     handle: platform?.displayHandle ?? null,
     startedAt: attempt.claimedAt,
-    chain: randomUUID(),
   });
 }
