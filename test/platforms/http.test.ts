@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformSchema } from '../../src/core/platforms/schema.js';
 import { readTokens } from '../../src/core/platforms/tiktok-tokens.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import type { TestServer } from '../support/http.js';
+import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
+import type { TikTokFixture } from '../support/tiktok.js';
 import { connectAccount, control, systemScope } from './support.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
 let server: TestServer;
+let stack: TikTokStack;
 beforeAll(async () => {
-  f = await startTikTokFixture();
-  t = await openTestDatabase({ tiktok: f.config });
-  server = await startTestServer(t);
+  stack = await startTikTokStack();
+  ({ f, t, server } = stack);
 });
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-  await f.emulator.stop();
-});
+afterAll(() => stack.stop());
 
 async function connected(fields: Record<string, unknown> = {}) {
   const tenant = await buildTenant(t.deps);

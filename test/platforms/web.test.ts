@@ -1,32 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTokens } from '../../src/core/platforms/tiktok-tokens.js';
 import { getUserInfo } from '../../src/core/providers/tiktok/user-info.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import type { TestDatabase } from '../support/db.js';
+import type { TestServer } from '../support/http.js';
+import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
 import { buildUser, type TestUser } from '../support/identity.js';
-import { answerConsent, startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import { answerConsent, type TikTokFixture } from '../support/tiktok.js';
 import { WebClient } from '../support/web.js';
 import { connectAccount } from './support.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
 let server: TestServer;
+let stack: TikTokStack;
 let alice: TestUser;
 let browser: WebClient;
 beforeAll(async () => {
-  f = await startTikTokFixture();
   // As `npm start` without TikTok credentials: the client knows it talks to the emulator.
-  t = await openTestDatabase({ tiktok: { ...f.config, emulator: true } });
-  server = await startTestServer(t);
+  stack = await startTikTokStack({ emulatorClient: true });
+  ({ f, t, server } = stack);
   alice = await buildUser(t.deps, { name: 'Alice' });
   browser = new WebClient(server);
   await browser.signIn(alice.email, alice.password);
 });
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-  await f.emulator.stop();
-});
+afterAll(() => stack.stop());
 
 /** Connect TikTok through the pages: the connect form, the consent page, then the callback in `client`. */
 async function connectThroughPages(client: WebClient, openId: string, workspaceId = alice.workspaceId) {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countSpent, monthlyPeriod } from '../../src/core/db/allowance.js';
 import { refundPostCap, spendPostCap } from '../../src/core/posts/post-cap.js';
 import { systemScope } from '../platforms/support.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import type { TestDatabase } from '../support/db.js';
+import type { TestServer } from '../support/http.js';
+import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
 import {
   buildAttempt,
   buildPost,
@@ -15,28 +16,23 @@ import {
   publishJobs,
   type Tenant,
 } from '../support/posts.js';
-import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import type { TikTokFixture } from '../support/tiktok.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
 let server: TestServer;
+let stack: TikTokStack;
 beforeAll(async () => {
-  f = await startTikTokFixture();
   // A small free plan, so the monthly post cap is reached in a few requests.
-  t = await openTestDatabase({
-    tiktok: f.config,
+  stack = await startTikTokStack({
     plans: {
       free: { captionCredits: 0, imageCredits: 0, monthlyPosts: 2 },
       big: { captionCredits: 0, imageCredits: 0, monthlyPosts: 100 },
     },
   });
-  server = await startTestServer(t);
+  ({ f, t, server } = stack);
 });
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-  await f.emulator.stop();
-});
+afterAll(() => stack.stop());
 
 type Results = { results: { platformId: string; status: string; post?: { root: { id: string } }; error?: unknown }[] };
 

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostGroupSchema } from '../../src/core/posts/schema.js';
 import { control } from '../platforms/support.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { buildPlatform, buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import type { TestServer } from '../support/http.js';
+import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
 import { buildMedia } from '../support/media.js';
 import {
   buildImages,
@@ -18,21 +19,17 @@ import {
   publishJobs,
   type Detail,
 } from '../support/posts.js';
-import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import type { TikTokFixture } from '../support/tiktok.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
 let server: TestServer;
+let stack: TikTokStack;
 beforeAll(async () => {
-  f = await startTikTokFixture();
-  t = await openTestDatabase({ tiktok: f.config });
-  server = await startTestServer(t);
+  stack = await startTikTokStack();
+  ({ f, t, server } = stack);
 });
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-  await f.emulator.stop();
-});
+afterAll(() => stack.stop());
 
 type Group = { root: Record<string, unknown> & { id: string }; children: unknown[] };
 type Results = { results: { platformId: string; status: string; post?: Group; error?: { code: string } }[] };

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimLease, releaseLease } from '../../src/core/db/leases.js';
 import { PostGroupSchema, PostListSchema } from '../../src/core/posts/schema.js';
 import { control } from '../platforms/support.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import type { TestServer } from '../support/http.js';
+import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
 import {
   buildAttempt,
   buildPost,
@@ -17,21 +18,17 @@ import {
   publishJobs,
   type Tenant,
 } from '../support/posts.js';
-import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import type { TikTokFixture } from '../support/tiktok.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
 let server: TestServer;
+let stack: TikTokStack;
 beforeAll(async () => {
-  f = await startTikTokFixture();
-  t = await openTestDatabase({ tiktok: f.config });
-  server = await startTestServer(t);
+  stack = await startTikTokStack();
+  ({ f, t, server } = stack);
 });
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-  await f.emulator.stop();
-});
+afterAll(() => stack.stop());
 
 type Post = { id: string; groupId: string; state: string; scheduledFor: string | null } & Record<string, unknown>;
 type Group = { root: Post; children: Post[] };

@@ -1,35 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformDoc, PostDoc } from '../../src/core/db/documents.js';
 import { connectAccount } from '../platforms/support.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import type { TestDatabase } from '../support/db.js';
+import type { TestServer } from '../support/http.js';
+import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { buildImages, buildPost, buildVideo, DIRECT, publishJobs } from '../support/posts.js';
-import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import type { TikTokFixture } from '../support/tiktok.js';
 import { WebClient } from '../support/web.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
 let server: TestServer;
+let stack: TikTokStack;
 let alice: TestUser;
 let platform: PlatformDoc;
 let browser: WebClient;
 
 beforeAll(async () => {
-  f = await startTikTokFixture();
-  t = await openTestDatabase({ tiktok: f.config });
-  server = await startTestServer(t);
+  stack = await startTikTokStack();
+  ({ f, t, server } = stack);
   alice = await buildUser(t.deps, { name: 'Alice' });
   const account = await f.createAccount({ displayName: 'Calendar Creator', username: 'calendar.creator' });
   platform = await connectAccount(t.deps, alice.scope, account.openId);
   browser = new WebClient(server);
   await browser.signIn(alice.email, alice.password);
 });
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-  await f.emulator.stop();
-});
+afterAll(() => stack.stop());
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
