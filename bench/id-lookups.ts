@@ -6,12 +6,8 @@
  * with the size (unpatched FerretDB 1.24 on SQLite scanned). Runs on the embedded database or on
  * MONGODB_URI. Usage: npm run bench:id-lookups
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { MongoClient, type Collection } from 'mongodb';
-import { openEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded/index.js';
-import { createLogger } from '../src/logger.js';
+import { benchWorkDir, openBenchDatabase } from './support/cluster.js';
 import { line, ms } from './support/util.js';
 
 const OPS = 500;
@@ -41,25 +37,16 @@ async function perOp(count: number, op: (id: string) => Promise<unknown>): Promi
 }
 
 async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | undefined;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-bench-'));
-  let uri = process.env.MONGODB_URI;
-  if (!uri) {
-    embedded = await openEmbeddedDatabase({
-      dataDir,
-      cacheDir: path.resolve('.cache/ferretdb'),
-      logger: createLogger({ level: 'warn', destination: process.stderr }),
-    });
-    uri = embedded.uri;
-  }
-  const client = await new MongoClient(uri).connect();
+  const work = benchWorkDir('id-lookups');
+  const database = await openBenchDatabase(work.dir);
+  const client = await new MongoClient(database.uri).connect();
   try {
     const db = client.db(`bench_ids_${Date.now()}`);
     const small = db.collection<Doc>('small');
     const large = db.collection<Doc>('large');
     await fill(small, SMALL);
     await fill(large, LARGE);
-    console.log(`database: ${embedded?.kind ?? 'MONGODB_URI'}; ${OPS} sequential operations each`);
+    console.log(`database: ${database.kind}; ${OPS} sequential operations each`);
     const results: Array<[string, number, number]> = [];
     for (const [label, op] of [
       ['findOne by _id', (c: Collection<Doc>, id: string) => c.findOne({ _id: id })],
@@ -81,8 +68,8 @@ async function main(): Promise<void> {
     await db.dropDatabase();
   } finally {
     await client.close();
-    await embedded?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await database.stop();
+    work.remove();
   }
 }
 
