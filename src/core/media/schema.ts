@@ -89,5 +89,3 @@ export const UpdateFolderBodySchema = z.object({ name: FolderNameSchema });
 export const UpdateMediaBodySchema = z.object({
   folderId: z.uuid().nullable().describe('the folder to move the media to; null for the root'),
 });
-
-export const IdParamsSchema = z.object({ id: z.uuid() });

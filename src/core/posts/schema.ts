@@ -142,8 +142,6 @@ export const ListPostsQuerySchema = z.object({
 });
 export type ListPostsQuery = z.infer<typeof ListPostsQuerySchema>;
 
-export const PostIdParamsSchema = z.object({ id: z.uuid() });
-
 export const ReschedulePostBodySchema = z
   .object({ scheduledFor: DateTimeSchema.describe('the new time, in the future') })
   .meta({ id: 'PostReschedule' });

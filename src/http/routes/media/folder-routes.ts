@@ -2,11 +2,11 @@ import type { CoreDeps } from '../../../core/context.js';
 import { createFolder, deleteFolder, listFolders, renameFolder } from '../../../core/media/folders.js';
 import {
   CreateFolderBodySchema,
-  IdParamsSchema,
   MediaFolderListSchema,
   MediaFolderSchema,
   UpdateFolderBodySchema,
 } from '../../../core/media/schema.js';
+import { IdParamsSchema } from '../params.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 
 /** The media folder routes. Declared before `/media/:id`, whose id pattern would not match anyway. */

@@ -4,7 +4,6 @@ import type { MediaDeps } from '../../../core/media/deps.js';
 import { listMedia } from '../../../core/media/list-media.js';
 import { deleteMedia, getMedia, moveMedia } from '../../../core/media/manage-media.js';
 import {
-  IdParamsSchema,
   ListMediaQuerySchema,
   MediaListSchema,
   MediaSchema,
@@ -13,6 +12,7 @@ import {
   UploadFieldsSchema,
 } from '../../../core/media/schema.js';
 import { createUploadedMedia, discardIngested } from '../../../core/media/upload-media.js';
+import { IdParamsSchema } from '../params.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 import { validate } from '../../validate.js';
 import { readUpload } from './read-upload.js';

@@ -1,12 +1,10 @@
-import { z } from 'zod';
 import type { CoreDeps } from '../../../core/context.js';
 import { getPostingSchema } from '../../../core/platforms/get-posting-schema.js';
 import { listPlatforms } from '../../../core/platforms/list-platforms.js';
 import { PlatformListSchema } from '../../../core/platforms/schema.js';
 import { PostingSchemaBodySchema } from '../../../core/platforms/tiktok-posting-schema.js';
+import { IdParamsSchema } from '../params.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
-
-const PlatformIdParamsSchema = z.object({ id: z.uuid() });
 
 /** The platform routes (connected accounts). */
 export function platformRoutes(deps: CoreDeps): AnyRoute[] {
@@ -27,7 +25,7 @@ export function platformRoutes(deps: CoreDeps): AnyRoute[] {
       operationId: 'getPlatformSchema',
       summary: "Read a platform's posting schema: content limits, media counts, settings and current privacy levels",
       tag: 'Platforms',
-      params: PlatformIdParamsSchema,
+      params: IdParamsSchema,
       success: {
         status: 200,
         description: "the posting schema, from TikTok's creator info read just now",

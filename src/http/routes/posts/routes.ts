@@ -10,11 +10,11 @@ import {
   CreatePostsResultSchema,
   ListPostsQuerySchema,
   PostGroupSchema,
-  PostIdParamsSchema,
   PostListSchema,
   PublishPostBodySchema,
   ReschedulePostBodySchema,
 } from '../../../core/posts/schema.js';
+import { IdParamsSchema } from '../params.js';
 import { defineRoute, type AnyRoute } from '../../route.js';
 
 /** The post routes: create, list, get, delete, reschedule, publish a draft. */
@@ -53,7 +53,7 @@ export function postRoutes(deps: CoreDeps): AnyRoute[] {
       operationId: 'getPost',
       summary: 'Get the post group a post belongs to (a thread reply id answers its group)',
       tag: 'Posts',
-      params: PostIdParamsSchema,
+      params: IdParamsSchema,
       success: { status: 200, description: 'the post group', schema: PostGroupSchema },
       errors: ['invalid_request', 'not_found'],
       handler: ({ scope, params }) => getPostGroup(deps, scope, params.id),
@@ -64,7 +64,7 @@ export function postRoutes(deps: CoreDeps): AnyRoute[] {
       operationId: 'deletePost',
       summary: 'Delete the whole post group (our records only; a post already on TikTok stays there)',
       tag: 'Posts',
-      params: PostIdParamsSchema,
+      params: IdParamsSchema,
       success: { status: 204, description: 'deleted' },
       errors: ['invalid_request', 'not_found', 'conflict'],
       handler: ({ scope, params }) => deletePostGroup(deps, scope, params.id),
@@ -75,7 +75,7 @@ export function postRoutes(deps: CoreDeps): AnyRoute[] {
       operationId: 'reschedulePost',
       summary: 'Move a draft or a queued post to another (future) time',
       tag: 'Posts',
-      params: PostIdParamsSchema,
+      params: IdParamsSchema,
       body: ReschedulePostBodySchema,
       success: { status: 200, description: 'the updated post group', schema: PostGroupSchema },
       errors: ['invalid_request', 'not_found', 'conflict'],
@@ -87,7 +87,7 @@ export function postRoutes(deps: CoreDeps): AnyRoute[] {
       operationId: 'publishPost',
       summary: 'Publish a draft now or at scheduledFor, optionally with reviewed content and settings',
       tag: 'Posts',
-      params: PostIdParamsSchema,
+      params: IdParamsSchema,
       body: PublishPostBodySchema,
       idempotent: true,
       success: { status: 200, description: 'the post group, now in QUEUE', schema: PostGroupSchema },
