@@ -26,10 +26,15 @@ export const ErrorCodes = Object.freeze({
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
-/** One validation problem: where in the input, and what is wrong there. */
+/** One validation problem: where in the operation's input, and what is wrong there. */
 export interface IssueDetail {
   path: (string | number)[];
   message: string;
+  /**
+   * Set when the path names what is already stored (a draft's own settings), not the input: adapters
+   * show such a path as it is. Dropped by `relocateIssues`, so clients never see it.
+   */
+  stored?: true;
 }
 
 /** The one error family core throws; adapters render `code`, `message` and `details`. */
@@ -45,6 +50,23 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The invalid_request error for validation issues, each named in the message too. */
+export function invalidRequest(details: IssueDetail[]): AppError {
+  const summary = details.map((d) => `${d.path.join('.')}: ${d.message}`).join('; ');
+  return new AppError('invalid_request', `The request is not valid (${summary})`, details);
+}
+
+/**
+ * Rewrites input-relative issue paths into an adapter's terms (REST puts `body`, `query` or `params`
+ * in front); paths about stored data stay as they are. Every adapter renders issues through this.
+ */
+export function relocateIssues(
+  details: readonly IssueDetail[],
+  relocate: (path: IssueDetail['path']) => IssueDetail['path'],
+): IssueDetail[] {
+  return details.map(({ stored, ...detail }) => (stored ? detail : { ...detail, path: relocate(detail.path) }));
 }
 
 /** Shorthand for the not-found answer used for missing ids and other workspaces' ids alike. */

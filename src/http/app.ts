@@ -1,16 +1,16 @@
 import Koa from 'koa';
 import type { CoreDeps } from '../core/context.js';
 import type { Logger } from '../logger.js';
-import { createAuthRouter } from './auth-routes.js';
-import type { AppState } from './context.js';
-import { createDeviceRouter } from './device-routes.js';
-import { createKeyRouter } from './key-routes.js';
-import { createMediaServingRouter } from './media-serving.js';
+import { createMediaServingRouter } from './api/media-serving.js';
+import { buildOpenApiDocument } from './api/openapi.js';
+import { createPublicRouter } from './api/public-router.js';
+import { REST_ROUTES } from './api/routes.js';
+import { createAuthRouter } from './auth/auth-routes.js';
+import { createDeviceRouter } from './auth/device-routes.js';
+import { createKeyRouter } from './auth/key-routes.js';
 import { errorMiddleware } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
-import { buildOpenApiDocument } from './openapi.js';
-import { createPublicRouter } from './public-router.js';
-import { publicRoutes } from './routes/index.js';
+import type { AppState } from './shared/context.js';
 import { createSystemRouter } from './system-routes.js';
 import { createWebRouter } from './web/web-router.js';
 
@@ -34,12 +34,11 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy, maxIpsCount: 1 });
   // Errors are rendered by errorMiddleware; Koa's default handler would print them to stderr.
   app.silent = true;
-  const routes = publicRoutes(options.deps, options.deps.media);
   const system = createSystemRouter({
     checkDatabase: options.checkDatabase,
-    openApiDocument: buildOpenApiDocument(routes, options.publicUrl),
+    openApiDocument: buildOpenApiDocument(REST_ROUTES, options.publicUrl),
   });
-  const api = createPublicRouter(options.deps, routes, options.bodyLimitBytes);
+  const api = createPublicRouter(options.deps, REST_ROUTES, options.bodyLimitBytes);
 
   app.use(requestContext(options.logger));
   app.use(errorMiddleware(options.logger));

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
-import type { AppState } from './context.js';
-import { renderReferencePage } from './reference-page.js';
-import { PUBLIC_PREFIX } from './public-router.js';
+import type { AppState } from './shared/context.js';
+import { renderReferencePage } from './api/reference-page.js';
+import { PUBLIC_PREFIX } from './api/public-router.js';
 
 /** Probes and documentation: no API key needed. */
 export function createSystemRouter(options: {

@@ -1,40 +1,47 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import Koa from 'koa';
-import { createPublicRouter } from '../../src/http/public-router.js';
+import { createPublicRouter } from '../../src/http/api/public-router.js';
 import { errorMiddleware } from '../../src/http/middleware/errors.js';
 import { requestContext } from '../../src/http/middleware/request-context.js';
-import { defineRoute } from '../../src/http/route.js';
+import { defineOperation } from '../../src/core/operations/operation.js';
+import { bindRest } from '../../src/http/api/rest-route.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
-import type { AppState } from '../../src/http/context.js';
+import type { AppState } from '../../src/http/shared/context.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 
 // The body-taking routes arrive with later capabilities; this one exercises the same router
 // pipeline (auth, JSON body reader, zod validation, error middleware) that they will use.
-const echoRoute = defineRoute({
-  method: 'post',
-  path: '/echo',
-  operationId: 'echo',
-  summary: 'echo',
-  tag: 'Test',
-  body: z.object({ name: z.string().min(1).max(10), count: z.number().int().min(3) }),
-  success: { status: 201, description: 'echoed' },
-  errors: ['invalid_request'],
-  handler: ({ body, scope }) => Promise.resolve({ ...body, workspaceId: scope.workspaceId }),
-});
+const probeHints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
+const echoRoute = bindRest(
+  defineOperation({
+    name: 'echo',
+    title: 'Echo',
+    summary: 'echo',
+    input: z.object({ name: z.string().min(1).max(10), count: z.number().int().min(3) }),
+    result: 'echoed',
+    errors: ['invalid_request'],
+    hints: probeHints,
+    run: (_deps, scope, input) => Promise.resolve({ ...input, workspaceId: scope.workspaceId }),
+  }),
+  { method: 'post', path: '/echo', status: 201, tag: 'Test' },
+);
 
-const explodeRoute = defineRoute({
-  method: 'get',
-  path: '/explode',
-  operationId: 'explode',
-  summary: 'explode',
-  tag: 'Test',
-  success: { status: 200, description: 'never' },
-  errors: [],
-  handler: () => Promise.reject(new Error('secret internal detail: mongodb://user:pw@host')),
-});
+const explodeRoute = bindRest(
+  defineOperation({
+    name: 'explode',
+    title: 'Explode',
+    summary: 'explode',
+    input: z.object({}),
+    result: 'never',
+    errors: [],
+    hints: probeHints,
+    run: () => Promise.reject(new Error('secret internal detail: mongodb://user:pw@host')),
+  }),
+  { method: 'get', path: '/explode', status: 200, tag: 'Test' },
+);
 
 let t: TestDatabase;
 let http: RunningHttpServer;

@@ -9,11 +9,12 @@ import { idempotencyKeyId } from '../../src/core/idempotency/key.js';
 import { purgeExpiredIdempotencyKeys, purgeExpiredIdempotencyKeysJob } from '../../src/core/idempotency/purge-job.js';
 import { runIdempotent, type IdempotentOutcome } from '../../src/core/idempotency/run.js';
 import { RECURRING_JOBS } from '../../src/core/jobs/registry.js';
-import type { AppState } from '../../src/http/context.js';
+import type { AppState } from '../../src/http/shared/context.js';
 import { errorMiddleware } from '../../src/http/middleware/errors.js';
 import { requestContext } from '../../src/http/middleware/request-context.js';
-import { createPublicRouter } from '../../src/http/public-router.js';
-import { defineRoute } from '../../src/http/route.js';
+import { createPublicRouter } from '../../src/http/api/public-router.js';
+import { defineOperation } from '../../src/core/operations/operation.js';
+import { bindRest } from '../../src/http/api/rest-route.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
@@ -25,37 +26,40 @@ type Plan = 'ok' | 'crash' | 'limited';
 // Routes of a second app on the same router pipeline: they fail on demand, which no real route does.
 const plan: Plan[] = [];
 let runs = 0;
+const widgetHints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
 const widgetRoutes = [
-  defineRoute({
-    method: 'post',
-    path: '/widgets',
-    operationId: 'createWidget',
-    summary: 'create a widget',
-    tag: 'Test',
-    body: z.object({ name: z.string().min(1), count: z.number().int() }),
-    idempotent: true,
-    success: { status: 201, description: 'created' },
-    errors: ['invalid_request', 'rate_limited'],
-    handler: ({ body }) => {
-      runs += 1;
-      const next = plan.shift() ?? 'ok';
-      if (next === 'crash') return Promise.reject(new Error('database went away'));
-      if (next === 'limited') return Promise.reject(new AppError('rate_limited', 'slow down', undefined, 7));
-      return Promise.resolve({ run: runs, ...body });
-    },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/widgets/:id/publish',
-    operationId: 'publishWidget',
-    summary: 'publish a widget',
-    tag: 'Test',
-    params: z.object({ id: z.string() }),
-    idempotent: true,
-    success: { status: 200, description: 'published' },
-    errors: [],
-    handler: ({ params }) => Promise.resolve({ published: params.id }),
-  }),
+  bindRest(
+    defineOperation({
+      name: 'create_widget',
+      title: 'Create a widget',
+      summary: 'create a widget',
+      input: z.object({ name: z.string().min(1), count: z.number().int() }),
+      result: 'created',
+      errors: ['invalid_request', 'rate_limited'],
+      hints: widgetHints,
+      run: (_deps, _scope, input) => {
+        runs += 1;
+        const next = plan.shift() ?? 'ok';
+        if (next === 'crash') return Promise.reject(new Error('database went away'));
+        if (next === 'limited') return Promise.reject(new AppError('rate_limited', 'slow down', undefined, 7));
+        return Promise.resolve({ run: runs, ...input });
+      },
+    }),
+    { method: 'post', path: '/widgets', status: 201, tag: 'Test', idempotent: true },
+  ),
+  bindRest(
+    defineOperation({
+      name: 'publish_widget',
+      title: 'Publish a widget',
+      summary: 'publish a widget',
+      input: z.object({ id: z.string() }),
+      result: 'published',
+      errors: [],
+      hints: widgetHints,
+      run: (_deps, _scope, input) => Promise.resolve({ published: input.id }),
+    }),
+    { method: 'post', path: '/widgets/:id/publish', status: 200, tag: 'Test', idempotent: true },
+  ),
 ];
 
 let t: TestDatabase;

@@ -5,11 +5,11 @@ import type { MediaDoc } from '../db/documents.js';
 import { AppError } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';
-import type { ListMediaQuerySchema } from './schema.js';
+import type { ListMediaInputSchema } from './schema.js';
 import { toMedia, type Media } from './view.js';
 
 /** The validated listing filters. */
-export type ListMediaQuery = z.output<typeof ListMediaQuerySchema>;
+export type ListMediaInput = z.output<typeof ListMediaInputSchema>;
 
 /**
  * One page of the workspace's media, newest first (ties broken by id so pages never overlap).
@@ -19,7 +19,7 @@ export async function listMedia(
   deps: CoreDeps,
   media: MediaDeps,
   scope: Scope,
-  query: ListMediaQuery,
+  query: ListMediaInput,
 ): Promise<{ media: Media[]; nextCursor?: string }> {
   const filter: Filter<MediaDoc> = { workspaceId: scope.workspaceId };
   if (query.folderId === 'null') filter.folderId = null;
@@ -61,6 +61,6 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
     // Falls through to the error below: a cursor is opaque and only ever comes from us.
   }
   throw new AppError('invalid_request', 'The cursor is not valid', [
-    { path: ['query', 'cursor'], message: 'not a cursor returned by this endpoint' },
+    { path: ['cursor'], message: 'not a cursor returned by this listing' },
   ]);
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { MEDIA_MIME_TYPES } from './sniff.js';
+import type { IngestedFile } from './ingest.js';
+
+/** An ingested file and the name its upload carried. */
+export type UploadedFile = IngestedFile & { uploadedName?: string | undefined };
 
 /** A media object (spec section 2); shared by every adapter. */
 export const MediaSchema = z
@@ -50,7 +53,7 @@ export const FolderRefSchema = z
   .union([z.literal('null'), z.uuid()])
   .describe('a folder uuid, or the string null for the root');
 
-export const ListMediaQuerySchema = z.object({
+export const ListMediaInputSchema = z.object({
   folderId: FolderRefSchema.optional().describe('a folder uuid, the string null for the root; omitted lists all'),
   mediaType: z.enum(['image', 'video']).optional(),
   source: z.enum(['upload', 'composite', 'generated', 'all']).default('upload'),
@@ -58,7 +61,14 @@ export const ListMediaQuerySchema = z.object({
   cursor: z.string().min(1).max(200).optional().describe('nextCursor of the previous page'),
 });
 
-/** The text fields of an upload; `file` travels as the binary part. */
+/** The media object an operation acts on. */
+export const MediaIdInputSchema = z.object({ id: z.uuid().describe('the media id') });
+
+export const MoveMediaInputSchema = MediaIdInputSchema.extend({
+  folderId: z.uuid().nullable().describe('the folder to move the media to; null for the root'),
+});
+
+/** The text fields of an upload, which come with its bytes. */
 export const UploadFieldsSchema = z.object({
   fileName: z.string().trim().min(1).max(255).optional().describe("overrides the uploaded file's name"),
   mimeType: z
@@ -69,23 +79,20 @@ export const UploadFieldsSchema = z.object({
   folderId: FolderRefSchema.optional(),
 });
 
-/**
- * The multipart body as OpenAPI documents it. The types are listed as enums here, while the
- * fields themselves accept any string, because the spec answers a wrong type with
- * `invalid_media_file`, not with a validation error.
- */
-export const UploadBodySchema = UploadFieldsSchema.extend({
-  mimeType: z.enum(MEDIA_MIME_TYPES).optional().describe('inferred from the bytes when omitted; must match them'),
-  mediaType: z.enum(['image', 'video']).optional().describe('inferred from the MIME type when omitted'),
-  file: z.string().meta({ format: 'binary' }).describe('the image or video'),
-}).meta({ id: 'MediaUpload' });
+/** Bytes already streamed into the store (and checked on the way), waiting to become media. */
+export const UploadedFileSchema = z.custom<UploadedFile>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as UploadedFile).storageKey === 'string',
+  'the uploaded bytes',
+);
+
+/** What upload media takes: the stored bytes and the text fields sent with them. */
+export const UploadMediaInputSchema = UploadFieldsSchema.extend({ file: UploadedFileSchema });
 
 export const FolderNameSchema = z.string().trim().min(1).max(255);
 
-export const CreateFolderBodySchema = z.object({ name: FolderNameSchema });
+/** The folder an operation acts on. */
+export const FolderIdInputSchema = z.object({ id: z.uuid().describe('the folder id') });
 
-export const UpdateFolderBodySchema = z.object({ name: FolderNameSchema });
+export const CreateFolderInputSchema = z.object({ name: FolderNameSchema });
 
-export const UpdateMediaBodySchema = z.object({
-  folderId: z.uuid().nullable().describe('the folder to move the media to; null for the root'),
-});
+export const RenameFolderInputSchema = FolderIdInputSchema.extend({ name: FolderNameSchema });

@@ -1,4 +1,4 @@
-/** The media types the spec accepts (section 4, POST /media). */
+/** The media types the spec accepts (section 4, media upload). */
 export const MEDIA_MIME_TYPES = ['image/jpeg', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime'] as const;
 
 export type MediaMimeType = (typeof MEDIA_MIME_TYPES)[number];

@@ -6,7 +6,7 @@ import { tiktokSettingsJsonSchema } from './tiktok-settings-schema.js';
 
 const JsonSchemaObject = z.record(z.string(), z.unknown()).describe('a JSON Schema (draft 2020-12) document');
 
-/** `GET /public/v1/platforms/{id}/schema`: everything needed to build a valid post, and nothing else. */
+/** The posting schema of a platform: everything needed to build a valid post, and nothing else. */
 export const PostingSchemaBodySchema = z
   .object({
     platformId: z.uuid(),

@@ -4,7 +4,7 @@ import type { PlatformDoc, PostDoc, PostState } from '../db/documents.js';
 import { AppError, notFound, type ErrorCode, type IssueDetail } from '../errors.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
-import type { CreatePostsBody, CreatePostsResult } from './schema.js';
+import type { CreatePostsInput, CreatePostsResult } from './schema.js';
 import { checkTikTokPost, issuesMessage, loadPostMedia, type LoadedMedia } from './tiktok-check.js';
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
@@ -13,17 +13,17 @@ type Entry = CreatePostsResult['results'][number];
 type Outcome = { ok: true; entry: Entry } | { ok: false; platformId: string; index: number; error: AppError };
 
 /**
- * POST /posts: one post group per platform, each platform on its own. A platform whose account is
+ * Create posts: one post group per platform, each platform on its own. A platform whose account is
  * not usable or whose post breaks TikTok's rules fails alone; the others are created. Now and
  * schedule spend one unit of the monthly post cap per root (refunded if storing fails). When every
  * platform failed, the failure itself is thrown (several: one code if they share it, else
  * invalid_request, each detail with its `platformId`).
  */
-export async function createPosts(deps: CoreDeps, scope: Scope, input: CreatePostsBody): Promise<CreatePostsResult> {
+export async function createPosts(deps: CoreDeps, scope: Scope, input: CreatePostsInput): Promise<CreatePostsResult> {
   const now = deps.now();
   const scheduledFor =
     input.mode === 'schedule'
-      ? futureTime(input.scheduledFor ?? '', now, ['body', 'scheduledFor'])
+      ? futureTime(input.scheduledFor ?? '', now, ['scheduledFor'])
       : input.mode === 'now'
         ? now
         : null;
@@ -74,7 +74,7 @@ export async function createPosts(deps: CoreDeps, scope: Scope, input: CreatePos
 async function prepare(
   deps: CoreDeps,
   scope: Scope,
-  input: CreatePostsBody,
+  input: CreatePostsInput,
   loaded: LoadedMedia,
   platformId: string,
   index: number,
@@ -90,10 +90,7 @@ async function prepare(
   if (issues.length > 0) {
     const details = issues.map((issue) => ({
       ...issue,
-      path:
-        issue.path[0] === 'platformId'
-          ? ['body', 'platformIds', index, ...issue.path.slice(1)]
-          : ['body', ...issue.path],
+      path: issue.path[0] === 'platformId' ? ['platformIds', index, ...issue.path.slice(1)] : issue.path,
     }));
     throw new AppError('invalid_request', issuesMessage(`The post for ${label(platform)}`, issues), details);
   }
@@ -104,7 +101,7 @@ async function prepare(
 async function commit(
   deps: CoreDeps,
   scope: Scope,
-  input: CreatePostsBody,
+  input: CreatePostsInput,
   platform: PlatformDoc,
   settings: Record<string, unknown>,
   scheduledFor: Date | null,
@@ -188,7 +185,7 @@ function combinedFailure(failures: Extract<Outcome, { ok: false }>[]): AppError 
       ? failure.error.details.map((detail) => ({ ...detail, platformId: failure.platformId }))
       : [
           {
-            path: ['body', 'platformIds', failure.index],
+            path: ['platformIds', failure.index],
             message: failure.error.message,
             platformId: failure.platformId,
           },

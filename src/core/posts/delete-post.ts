@@ -6,7 +6,7 @@ import { refundPostCap } from './post-cap.js';
 import { withPostLeases } from './post-lease.js';
 
 /**
- * DELETE /posts/{id}: the whole group with its attempt history (our records only: a post already
+ * Delete a post: the whole group with its attempt history (our records only: a post already
  * on TikTok stays there). Refused with 409 while any of it is being published. A queued root that
  * TikTok certainly never got (no attempt, or only attempts that created nothing) gets its cap unit back.
  */

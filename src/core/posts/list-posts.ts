@@ -1,7 +1,7 @@
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from '../db/documents.js';
 import { AppError } from '../errors.js';
-import type { ListPostsQuery } from './schema.js';
+import type { ListPostsInput } from './schema.js';
 import { attemptsByPost, toPost, type PostView } from './view.js';
 
 const DAY_MS = 86_400_000;
@@ -11,10 +11,10 @@ export const MAX_LIST_RANGE_DAYS = 93;
 const DEFAULT_LOOKBACK_DAYS = 31;
 
 /**
- * GET /posts: the workspace's root posts whose time (scheduledFor, or createdAt for a post without
+ * List posts: the workspace's root posts whose time (scheduledFor, or createdAt for a post without
  * one) is in [startDate, endDate), sorted by that time, then id.
  */
-export async function listPosts(deps: CoreDeps, scope: Scope, query: ListPostsQuery): Promise<{ posts: PostView[] }> {
+export async function listPosts(deps: CoreDeps, scope: Scope, query: ListPostsInput): Promise<{ posts: PostView[] }> {
   const { start, end } = listRange(query, deps.now());
   const docs = await deps.db.posts
     .find({
@@ -35,7 +35,7 @@ function timeOf(doc: PostDoc): number {
   return (doc.scheduledFor ?? doc.createdAt).getTime();
 }
 
-function listRange(query: ListPostsQuery, now: Date): { start: Date; end: Date } {
+function listRange(query: ListPostsInput, now: Date): { start: Date; end: Date } {
   const maxMs = MAX_LIST_RANGE_DAYS * DAY_MS;
   const givenStart = query.startDate === undefined ? null : new Date(query.startDate);
   const givenEnd = query.endDate === undefined ? null : new Date(query.endDate);
@@ -53,7 +53,5 @@ function listRange(query: ListPostsQuery, now: Date): { start: Date; end: Date }
 }
 
 function rangeError(message: string): AppError {
-  return new AppError('invalid_request', `The date range is not valid: ${message}`, [
-    { path: ['query', 'endDate'], message },
-  ]);
+  return new AppError('invalid_request', `The date range is not valid: ${message}`, [{ path: ['endDate'], message }]);
 }

@@ -5,27 +5,21 @@ import { findRootForChange, findWorkspacePost, loadGroup } from './find-post.js'
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { withPostLeases } from './post-lease.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
-import type { PublishPostBody } from './schema.js';
+import type { PublishPostInput } from './schema.js';
 import { checkTikTokPost, issuesMessage, loadPostMedia } from './tiktok-check.js';
 import { futureTime } from './times.js';
 import { renderGroup, type PostGroupView } from './view.js';
 
 /**
- * POST /posts/{id}/publish: a DRAFT root (else 409 not_a_draft) is checked again against the
+ * Publish a draft: a DRAFT root (else 409 not_a_draft) is checked again against the
  * creator's live rules with the reviewed `content`/`settings` when given (a failure leaves the draft
  * as it was), stores them, spends a unit of the post cap and enters QUEUE for now or `scheduledFor`.
  */
-export async function publishDraft(
-  deps: CoreDeps,
-  scope: Scope,
-  postId: string,
-  input: PublishPostBody,
-): Promise<PostGroupView> {
-  const root = await findRootForChange(deps, scope, postId, 'Publish');
+export async function publishDraft(deps: CoreDeps, scope: Scope, input: PublishPostInput): Promise<PostGroupView> {
+  const root = await findRootForChange(deps, scope, input.id, 'Publish');
   requireDraft(root);
   const now = deps.now();
-  const scheduledFor =
-    input.mode === 'schedule' ? futureTime(input.scheduledFor ?? '', now, ['body', 'scheduledFor']) : now;
+  const scheduledFor = input.mode === 'schedule' ? futureTime(input.scheduledFor ?? '', now, ['scheduledFor']) : now;
   await withPostLeases(deps, [root._id], async () => {
     const draft = await findWorkspacePost(deps, scope, root._id);
     requireDraft(draft);
@@ -70,14 +64,15 @@ function requireDraft(post: PostDoc): void {
 
 /**
  * The settings to store, after checking the post as it would be published. Issues on what the
- * request sent are at ['body', ...]; issues on what the draft already holds keep the post's own
- * field path (['mediaIds', 0], ['settings', ...] when no settings were sent, ['integrationId']).
+ * input sent are at their input path; issues on what the draft already holds are marked `stored`
+ * at the post's own field path (['mediaIds', 0], ['settings', ...] when no settings were sent,
+ * ['integrationId']).
  */
 async function checkedSettings(
   deps: CoreDeps,
   scope: Scope,
   draft: PostDoc,
-  input: PublishPostBody,
+  input: PublishPostInput,
   content: string,
   threadReplies: readonly unknown[],
 ): Promise<Record<string, unknown>> {
@@ -97,11 +92,12 @@ async function checkedSettings(
     (field === 'content' && input.content !== undefined) || (field === 'settings' && input.settings !== undefined);
   const details: IssueDetail[] = issues.map((issue) => ({
     ...issue,
-    path: sent(issue.path[0])
-      ? ['body', ...issue.path]
-      : issue.path[0] === 'platformId'
-        ? ['integrationId', ...issue.path.slice(1)]
-        : issue.path,
+    ...(sent(issue.path[0])
+      ? {}
+      : {
+          stored: true as const,
+          path: issue.path[0] === 'platformId' ? ['integrationId', ...issue.path.slice(1)] : issue.path,
+        }),
   }));
   throw new AppError('invalid_request', issuesMessage('The draft', issues), details);
 }

@@ -4,22 +4,18 @@ import { findRootForChange, findWorkspacePost, loadGroup } from './find-post.js'
 import { withPostLeases } from './post-lease.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import { futureTime } from './times.js';
+import type { ReschedulePostInput } from './schema.js';
 import { renderGroup, type PostGroupView } from './view.js';
 
 /**
- * PATCH /posts/{id}/schedule: moves a DRAFT or a QUEUE root (not yet taken by the engine) to a
+ * Reschedule: moves a DRAFT or a QUEUE root (not yet taken by the engine) to a
  * future time; a queued post gets a publish job for the new time (the one for the old time finds
  * the post not due and does nothing). Anything else is 409 conflict.
  */
-export async function reschedulePost(
-  deps: CoreDeps,
-  scope: Scope,
-  postId: string,
-  input: { scheduledFor: string },
-): Promise<PostGroupView> {
-  const root = await findRootForChange(deps, scope, postId, 'Reschedule');
+export async function reschedulePost(deps: CoreDeps, scope: Scope, input: ReschedulePostInput): Promise<PostGroupView> {
+  const root = await findRootForChange(deps, scope, input.id, 'Reschedule');
   const now = deps.now();
-  const at = futureTime(input.scheduledFor, now, ['body', 'scheduledFor']);
+  const at = futureTime(input.scheduledFor, now, ['scheduledFor']);
   await withPostLeases(deps, [root._id], async () => {
     const current = await findWorkspacePost(deps, scope, root._id);
     if (current.state !== 'DRAFT' && current.state !== 'QUEUE') {

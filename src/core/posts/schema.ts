@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { IssueDetail } from '../errors.js';
 
 /** Most platforms one create request may name (one post group per platform). */
 export const MAX_PLATFORMS_PER_REQUEST = 20;
@@ -96,63 +97,63 @@ export const ThreadReplySchema = z.object({
 });
 export type ThreadReplyInput = z.infer<typeof ThreadReplySchema>;
 
-/** `scheduledFor` must come with mode schedule (create and publish share the rule). */
-function requireTimeToSchedule(body: { mode: string; scheduledFor?: string | undefined }, ctx: z.RefinementCtx): void {
-  if (body.mode === 'schedule' && body.scheduledFor === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'scheduledFor is required when mode is schedule' });
-  }
+/** `scheduledFor` must come with mode schedule: the cross-field rule of create and publish alike. */
+export function requireTimeToSchedule(input: { mode: string; scheduledFor?: string | undefined }): IssueDetail[] {
+  return input.mode === 'schedule' && input.scheduledFor === undefined
+    ? [{ path: ['scheduledFor'], message: 'scheduledFor is required when mode is schedule' }]
+    : [];
 }
 
-export const CreatePostsBodySchema = z
-  .object({
-    platformIds: z
-      .array(z.uuid())
-      .min(1)
-      .max(MAX_PLATFORMS_PER_REQUEST)
-      .superRefine((ids, ctx) => {
-        ids.forEach((id, index) => {
-          if (ids.indexOf(id) !== index) {
-            ctx.addIssue({ code: 'custom', path: [index], message: `platform ${id} is listed twice` });
-          }
-        });
-      })
-      .describe('from GET /platforms; each gets its own post group'),
-    content: z.string().describe('the caption (video) or description (photo)'),
-    mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
-    scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
-    mediaIds: z
-      .array(z.uuid())
-      .max(MAX_MEDIA_IDS)
-      .default([])
-      .describe('READY media, in order: exactly one video, or 1 to 35 images'),
-    settings: SettingsSchema.optional().describe('provider settings; see GET /platforms/{id}/schema'),
-    threadReplies: z
-      .array(ThreadReplySchema)
-      .max(MAX_THREAD_REPLIES)
-      .default([])
-      .describe('replies posted after the root; TikTok supports none'),
-  })
-  .superRefine(requireTimeToSchedule)
-  .meta({ id: 'PostCreate' });
-export type CreatePostsBody = z.infer<typeof CreatePostsBodySchema>;
+/** What create posts takes; its mode/scheduledFor rule is `requireTimeToSchedule`. */
+export const CreatePostsInputSchema = z.object({
+  platformIds: z
+    .array(z.uuid())
+    .min(1)
+    .max(MAX_PLATFORMS_PER_REQUEST)
+    .superRefine((ids, ctx) => {
+      ids.forEach((id, index) => {
+        if (ids.indexOf(id) !== index) {
+          ctx.addIssue({ code: 'custom', path: [index], message: `platform ${id} is listed twice` });
+        }
+      });
+    })
+    .describe('from list platforms; each gets its own post group'),
+  content: z.string().describe('the caption (video) or description (photo)'),
+  mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
+  scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
+  mediaIds: z
+    .array(z.uuid())
+    .max(MAX_MEDIA_IDS)
+    .default([])
+    .describe('READY media, in order: exactly one video, or 1 to 35 images'),
+  settings: SettingsSchema.optional().describe("provider settings; see the platform's posting schema"),
+  threadReplies: z
+    .array(ThreadReplySchema)
+    .max(MAX_THREAD_REPLIES)
+    .default([])
+    .describe('replies posted after the root; TikTok supports none'),
+});
+export type CreatePostsInput = z.infer<typeof CreatePostsInputSchema>;
 
-export const ListPostsQuerySchema = z.object({
+export const ListPostsInputSchema = z.object({
   startDate: DateTimeSchema.optional().describe('inclusive; default endDate minus 93 days, or 31 days ago'),
   endDate: DateTimeSchema.optional().describe('exclusive; default startDate plus 93 days; at most 93 days after it'),
 });
-export type ListPostsQuery = z.infer<typeof ListPostsQuerySchema>;
+export type ListPostsInput = z.infer<typeof ListPostsInputSchema>;
 
-export const ReschedulePostBodySchema = z
-  .object({ scheduledFor: DateTimeSchema.describe('the new time, in the future') })
-  .meta({ id: 'PostReschedule' });
+/** The post an operation acts on; a thread reply's id stands for its group. */
+export const PostIdInputSchema = z.object({ id: z.uuid().describe('the id of a post of the group') });
 
-export const PublishPostBodySchema = z
-  .object({
-    mode: z.enum(['now', 'schedule']).default('now'),
-    scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
-    content: z.string().optional().describe('reviewed content, stored before publishing'),
-    settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
-  })
-  .superRefine(requireTimeToSchedule)
-  .meta({ id: 'PostPublish' });
-export type PublishPostBody = z.infer<typeof PublishPostBodySchema>;
+export const ReschedulePostInputSchema = PostIdInputSchema.extend({
+  scheduledFor: DateTimeSchema.describe('the new time, in the future'),
+});
+export type ReschedulePostInput = z.infer<typeof ReschedulePostInputSchema>;
+
+/** What publish takes; its mode/scheduledFor rule is `requireTimeToSchedule`. */
+export const PublishPostInputSchema = PostIdInputSchema.extend({
+  mode: z.enum(['now', 'schedule']).default('now'),
+  scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
+  content: z.string().optional().describe('reviewed content, stored before publishing'),
+  settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
+});
+export type PublishPostInput = z.infer<typeof PublishPostInputSchema>;

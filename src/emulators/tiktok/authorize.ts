@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { escapeHtml } from '../../http/escape-html.js';
+import { escapeHtml } from '../../http/shared/escape-html.js';
 import { readForm } from './envelope.js';
 import { KNOWN_SCOPES, type EmulatorOptions } from './options.js';
 import type { EmulatorState } from './state.js';

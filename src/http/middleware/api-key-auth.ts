@@ -1,7 +1,7 @@
 import { authenticateApiKey } from '../../core/auth/api-keys.js';
 import type { CoreDeps, Scope } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 
 /** Resolves `Authorization: Bearer <key>` to a scope: `missing_api_key` or `invalid_api_key` otherwise. */
 export async function requireApiKey(deps: CoreDeps, ctx: AppContext): Promise<Scope> {

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { AppState } from '../context.js';
-import { STATUS_BY_CODE, codeForStatus } from '../error-status.js';
+import type { AppState } from '../shared/context.js';
+import { STATUS_BY_CODE, codeForStatus } from '../shared/error-status.js';
 
 /** The spec's error body (section 7). */
 export interface ErrorBody {

@@ -4,9 +4,9 @@ import { AppError } from '../../core/errors.js';
 import { requestFingerprint, type FingerprintedRequest } from '../../core/idempotency/fingerprint.js';
 import { IdempotencyKeySchema } from '../../core/idempotency/key.js';
 import { runIdempotent, type IdempotentOutcome } from '../../core/idempotency/run.js';
-import type { AppContext } from '../context.js';
-import { STATUS_BY_CODE } from '../error-status.js';
-import { validate } from '../validate.js';
+import type { AppContext } from '../shared/context.js';
+import { STATUS_BY_CODE } from '../shared/error-status.js';
+import { validate } from '../shared/validate.js';
 
 /** Set on a response that repeats a kept outcome instead of executing the request. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger.js';
-import type { AppState } from '../context.js';
+import type { AppState } from '../shared/context.js';
 
 const CLIENT_ID_SHAPE = /^[A-Za-z0-9._-]{8,64}$/;
 

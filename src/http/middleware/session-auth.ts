@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticateSession, type SessionIdentity } from '../../core/identity/sessions.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 
 /** The bearer token of `Authorization: Bearer <token>`, or undefined when there is none. */
 export function bearerToken(ctx: AppContext): string | undefined {

@@ -4,7 +4,7 @@ import { createSession, signOut } from '../../core/identity/sessions.js';
 import { signIn } from '../../core/identity/sign-in.js';
 import { signUp } from '../../core/identity/sign-up.js';
 import { canSignUpWithoutInvitation, previewInvitation } from '../../core/tenancy/onboarding.js';
-import type { AppContext, AppState } from '../context.js';
+import type { AppContext, AppState } from '../shared/context.js';
 import { SESSION_COOKIE, WORKSPACE_COOKIE, readCookie, setCookie } from './cookies.js';
 import { csrfToken } from './csrf.js';
 import { fieldErrors, waitText } from './forms.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 
 /** The session cookie: the opaque token from core sign-in, HttpOnly so scripts never see it. */
 export const SESSION_COOKIE = 'pd_session';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 import { CSRF_COOKIE, SESSION_COOKIE, readCookie, setCookie } from './cookies.js';
 
 const SEED_SHAPE = /^[A-Za-z0-9_-]{43}$/;

@@ -1,8 +1,8 @@
 import type { Router } from '@koa/router';
 import { approveDeviceCode, denyDeviceCode, describeDeviceCode } from '../../core/device/approve.js';
 import { AppError } from '../../core/errors.js';
-import type { AppContext, AppState } from '../context.js';
-import { STATUS_BY_CODE } from '../error-status.js';
+import type { AppContext, AppState } from '../shared/context.js';
+import { STATUS_BY_CODE } from '../shared/error-status.js';
 import { deviceConfirmView, deviceEntryView, deviceResultView } from './device-views.js';
 import { waitText } from './forms.js';
 import { sendPage } from './layout.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 import { readBodyText } from '../middleware/read-body.js';
 
 /**

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../escape-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 /** Markup that is already safe to send: built by `markup` or marked by `raw`, never from input. */
 export class SafeHtml {

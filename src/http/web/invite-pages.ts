@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import { AppError } from '../../core/errors.js';
 import { acceptInvitation } from '../../core/identity/invitations.js';
 import { previewInvitation, type InvitationPreview } from '../../core/tenancy/onboarding.js';
-import type { AppContext, AppState } from '../context.js';
+import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { roleName, signUpView } from './auth-views.js';
 import { WORKSPACE_COOKIE, setCookie } from './cookies.js';

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { listApiKeys, revokeApiKey, type ApiKeyView } from '../../core/auth/api-keys.js';
 import { notFound } from '../../core/errors.js';
-import type { AppState } from '../context.js';
+import type { AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, type SafeHtml } from './html.js';

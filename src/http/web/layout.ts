@@ -1,5 +1,5 @@
 import type { WorkspaceMembershipView } from '../../core/identity/memberships.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 import { csrfField, hidden } from './forms.js';
 import { markup, raw, type SafeHtml } from './html.js';
 import type { WebUser } from './session.js';

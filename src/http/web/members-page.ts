@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import { createInvitation, listInvitations, revokeInvitation } from '../../core/identity/invitations.js';
 import { listMembers, roleOf } from '../../core/identity/memberships.js';
 import { AppError, notFound } from '../../core/errors.js';
-import type { AppContext, AppState } from '../context.js';
+import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { fieldErrors } from './forms.js';
 import { sendPage } from './layout.js';

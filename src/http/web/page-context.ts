@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 import { assertCsrf, csrfToken } from './csrf.js';
 import { readFormBody } from './form-body.js';
 import type { Chrome, Section } from './layout.js';

@@ -6,7 +6,7 @@ import { authenticateSession } from '../../core/identity/sessions.js';
 import { disconnectPlatform } from '../../core/platforms/disconnect-platform.js';
 import { listAllPlatforms } from '../../core/platforms/list-platforms.js';
 import { completeTikTokConnection, startTikTokConnection } from '../../core/platforms/tiktok-connect.js';
-import type { AppContext, AppState } from '../context.js';
+import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { SESSION_COOKIE, readCookie } from './cookies.js';
 import { sendPage } from './layout.js';

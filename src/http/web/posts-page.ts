@@ -3,12 +3,14 @@ import type { CoreDeps, Scope } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { requireMedia } from '../../core/media/manage-media.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
-import { deletePostGroup } from '../../core/posts/delete-post.js';
-import { listPosts } from '../../core/posts/list-posts.js';
-import { publishDraft } from '../../core/posts/publish-draft.js';
-import { reschedulePost } from '../../core/posts/reschedule-post.js';
-import type { AppContext, AppState } from '../context.js';
-import { STATUS_BY_CODE } from '../error-status.js';
+import {
+  deletePostOperation,
+  listPostsOperation,
+  publishPostOperation,
+  reschedulePostOperation,
+} from '../../core/posts/operations.js';
+import type { AppContext, AppState } from '../shared/context.js';
+import { STATUS_BY_CODE } from '../shared/error-status.js';
 import { redirect } from './auth-pages.js';
 import { sendPage } from './layout.js';
 import type { WebOptions } from './options.js';
@@ -70,12 +72,13 @@ export function registerPostsPages(router: Router<AppState>, options: WebOptions
   };
 
   action('/posts/:id/publish', async (page, postId) => {
-    await publishDraft(deps, page.scope, postId, { mode: 'now' });
+    await publishPostOperation.run(deps, page.scope, { id: postId, mode: 'now' });
     return 'published';
   });
 
   action('/posts/:id/schedule', async (page, postId, form) => {
-    await publishDraft(deps, page.scope, postId, {
+    await publishPostOperation.run(deps, page.scope, {
+      id: postId,
       mode: 'schedule',
       scheduledFor: utcTime(form.scheduledFor, deps.now()),
     });
@@ -83,7 +86,10 @@ export function registerPostsPages(router: Router<AppState>, options: WebOptions
   });
 
   action('/posts/:id/reschedule', async (page, postId, form) => {
-    await reschedulePost(deps, page.scope, postId, { scheduledFor: utcTime(form.scheduledFor, deps.now()) });
+    await reschedulePostOperation.run(deps, page.scope, {
+      id: postId,
+      scheduledFor: utcTime(form.scheduledFor, deps.now()),
+    });
     return 'rescheduled';
   });
 
@@ -93,7 +99,7 @@ export function registerPostsPages(router: Router<AppState>, options: WebOptions
         { path: ['confirm'], message: 'Tick “Yes, delete” to confirm.' },
       ]);
     }
-    await deletePostGroup(deps, page.scope, postId);
+    await deletePostOperation.run(deps, page.scope, { id: postId });
     return 'deleted';
   });
 }
@@ -107,7 +113,7 @@ async function render(
   status = 200,
 ): Promise<void> {
   const { deps } = options;
-  const { posts } = await listPosts(deps, page.scope, {
+  const { posts } = await listPostsOperation.run(deps, page.scope, {
     startDate: calendar.start.toISOString(),
     endDate: calendar.end.toISOString(),
   });

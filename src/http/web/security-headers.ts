@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { AppState } from '../context.js';
+import type { AppState } from '../shared/context.js';
 
 /**
  * The pages' content security policy: nothing but our own stylesheet and images, no scripts

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { listWorkspacesForUser, type WorkspaceMembershipView } from '../../core/identity/memberships.js';
 import { authenticateSession } from '../../core/identity/sessions.js';
 import { findUser } from '../../core/identity/users.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 import { SESSION_COOKIE, WORKSPACE_COOKIE, clearCookie, readCookie, setCookie } from './cookies.js';
 import { SignInRequired } from './web-errors.js';
 

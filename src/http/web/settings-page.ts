@@ -13,7 +13,7 @@ import {
   getAiSettings,
   updateAiSettings,
 } from '../../core/tenancy/ai-settings-update.js';
-import type { AppState } from '../context.js';
+import type { AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { csrfField, fieldErrors, hidden, inputField, notice, selectField, textareaField } from './forms.js';
 import { markup, type SafeHtml } from './html.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Router } from '@koa/router';
-import type { AppState } from '../context.js';
+import type { AppState } from '../shared/context.js';
 
 /** The one stylesheet of the pages: system fonts, no images, light and dark. */
 const CSS = `

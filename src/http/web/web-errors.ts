@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { AppState } from '../context.js';
-import { STATUS_BY_CODE } from '../error-status.js';
+import type { AppState } from '../shared/context.js';
+import { STATUS_BY_CODE } from '../shared/error-status.js';
 import { markup } from './html.js';
 import { sendPage } from './layout.js';
 

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { AppState } from '../context.js';
+import type { AppState } from '../shared/context.js';
 import { registerAuthPages } from './auth-pages.js';
 import { registerDevicePages } from './device-page.js';
 import { registerInvitePages } from './invite-pages.js';

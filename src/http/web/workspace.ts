@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CoreDeps, Scope } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { requireMembership, type WorkspaceMembershipView } from '../../core/identity/memberships.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../shared/context.js';
 import { WORKSPACE_COOKIE, readCookie, setCookie } from './cookies.js';
 import type { WebUser } from './session.js';
 

@@ -1,8 +1,8 @@
 import { Router } from '@koa/router';
-import { describeCurrentKey, revokeCurrentKey } from '../core/auth/current-key.js';
-import type { CoreDeps } from '../core/context.js';
-import type { AppState } from './context.js';
-import { requireApiKey } from './middleware/api-key-auth.js';
+import { describeCurrentKey, revokeCurrentKey } from '../../core/auth/current-key.js';
+import type { CoreDeps } from '../../core/context.js';
+import type { AppState } from '../shared/context.js';
+import { requireApiKey } from '../middleware/api-key-auth.js';
 
 /**
  * `/auth/key`: a key holder reads (GET) or revokes (DELETE) the key it calls with. Used by

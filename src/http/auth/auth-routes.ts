@@ -1,17 +1,17 @@
 import { Router } from '@koa/router';
-import type { CoreDeps } from '../core/context.js';
-import { listWorkspacesForUser } from '../core/identity/memberships.js';
-import { createSession, signOut } from '../core/identity/sessions.js';
-import { signIn } from '../core/identity/sign-in.js';
-import { signUp } from '../core/identity/sign-up.js';
-import { findUser, toUserView } from '../core/identity/users.js';
-import { notFound } from '../core/errors.js';
+import type { CoreDeps } from '../../core/context.js';
+import { listWorkspacesForUser } from '../../core/identity/memberships.js';
+import { createSession, signOut } from '../../core/identity/sessions.js';
+import { signIn } from '../../core/identity/sign-in.js';
+import { signUp } from '../../core/identity/sign-up.js';
+import { findUser, toUserView } from '../../core/identity/users.js';
+import { notFound } from '../../core/errors.js';
 import { SignInInputSchema, SignUpInputSchema } from './auth-schema.js';
-import type { AppState } from './context.js';
-import { readJsonBody } from './middleware/json-body.js';
-import { bearerToken, requireSession } from './middleware/session-auth.js';
-import { noStore } from './no-store.js';
-import { validate } from './validate.js';
+import type { AppState } from '../shared/context.js';
+import { readJsonBody } from '../middleware/json-body.js';
+import { bearerToken, requireSession } from '../middleware/session-auth.js';
+import { noStore } from '../shared/no-store.js';
+import { validate } from '../shared/validate.js';
 
 /** What the sign-in routes need from the composition root. */
 export interface AuthRouterOptions {

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Scope } from '../core/context.js';
+import type { Scope } from '../../core/context.js';
 
 /** Per-request state the middleware fills in. */
 export interface AppState {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../core/errors.js';
+import type { ErrorCode } from '../../core/errors.js';
 
 /** The HTTP status of every error code, in one place (mirrored in docs/decisions.md). */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({

@@ -1,11 +1,11 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorCodes } from '../core/errors.js';
-import { registerDeviceFlowPaths } from './device-openapi.js';
-import { STATUS_BY_CODE } from './error-status.js';
-import { IdempotencyHeadersSchema, IDEMPOTENCY_ERRORS } from './middleware/idempotency.js';
+import { ErrorCodes } from '../../core/errors.js';
+import { registerDeviceFlowPaths } from '../auth/device-openapi.js';
+import { STATUS_BY_CODE } from '../shared/error-status.js';
+import { IdempotencyHeadersSchema, IDEMPOTENCY_ERRORS } from '../middleware/idempotency.js';
 import { PUBLIC_PREFIX } from './public-router.js';
-import type { AnyRoute } from './route.js';
+import type { RestRoute } from './rest-route.js';
 
 const ErrorBodySchema = z
   .object({
@@ -18,8 +18,8 @@ const ErrorBodySchema = z
   })
   .meta({ id: 'Error' });
 
-/** Generates the OpenAPI 3.1 document from the same route declarations the router serves. */
-export function buildOpenApiDocument(routes: readonly AnyRoute[], serverUrl: string): object {
+/** Generates the OpenAPI 3.1 document from the same operations and bindings the router serves. */
+export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: string): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',
@@ -46,13 +46,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], serverUrl: str
   });
 }
 
-function toPathConfig(route: AnyRoute): RouteConfig {
+function toPathConfig(route: RestRoute): RouteConfig {
+  const { operation } = route;
   const responses: RouteConfig['responses'] = {
-    [route.success.status]: route.success.schema
-      ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
-      : { description: route.success.description },
+    [route.status]: operation.output
+      ? { description: operation.result, content: { 'application/json': { schema: operation.output } } }
+      : { description: operation.result },
   };
-  const errors = route.idempotent ? [...route.errors, ...IDEMPOTENCY_ERRORS] : route.errors;
+  const errors = route.idempotent ? [...operation.errors, ...IDEMPOTENCY_ERRORS] : operation.errors;
   for (const code of new Set(['missing_api_key', 'invalid_api_key', ...errors] as const)) {
     const status = STATUS_BY_CODE[code];
     const existing = responses[status] as { description: string } | undefined;
@@ -64,12 +65,12 @@ function toPathConfig(route: AnyRoute): RouteConfig {
   return {
     method: route.method,
     path: PUBLIC_PREFIX + route.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
-    operationId: route.operationId,
-    summary: route.summary,
+    operationId: operation.name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    summary: operation.summary,
     tags: [route.tag],
     request: {
-      ...(route.params ? { params: route.params as z.ZodObject } : {}),
-      ...(route.query ? { query: route.query as z.ZodObject } : {}),
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { query: route.query } : {}),
       ...(route.idempotent ? { headers: IdempotencyHeadersSchema } : {}),
       ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       ...(route.multipart

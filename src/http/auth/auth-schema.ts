@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export { SignInInputSchema, SignUpInputSchema } from '../core/identity/schema.js';
+export { SignInInputSchema, SignUpInputSchema } from '../../core/identity/schema.js';
 
 /** POST /auth/device/start: an empty object, or the name of the requesting client. */
 export const DeviceStartBodySchema = z.object({

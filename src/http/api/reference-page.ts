@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 /** Renders a small, dependency-free HTML reference of the OpenAPI document. */
 export function renderReferencePage(document: OpenApiLike): string {

@@ -1,9 +1,38 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { AppError } from '../../../core/errors.js';
-import type { MediaDeps } from '../../../core/media/deps.js';
-import { discardIngested } from '../../../core/media/upload-media.js';
-import { ingestUpload, type IngestedFile } from '../../../core/media/ingest.js';
+import { z } from 'zod';
+import { AppError } from '../../core/errors.js';
+import type { MediaDeps } from '../../core/media/deps.js';
+import { UploadFieldsSchema } from '../../core/media/schema.js';
+import { MEDIA_MIME_TYPES } from '../../core/media/sniff.js';
+import { discardIngested } from '../../core/media/upload-media.js';
+import { ingestUpload, type IngestedFile } from '../../core/media/ingest.js';
+import type { MultipartBody } from './rest-route.js';
+
+/**
+ * The multipart body as OpenAPI documents it. The types are listed as enums here, while the
+ * fields themselves accept any string, because the spec answers a wrong type with
+ * `invalid_media_file`, not with a validation error.
+ */
+const UploadFormSchema = UploadFieldsSchema.extend({
+  mimeType: z.enum(MEDIA_MIME_TYPES).optional().describe('inferred from the bytes when omitted; must match them'),
+  mediaType: z.enum(['image', 'video']).optional().describe('inferred from the MIME type when omitted'),
+  file: z.string().meta({ format: 'binary' }).describe('the image or video'),
+}).meta({ id: 'MediaUpload' });
+
+/** Upload media over REST: the form's `file` part streams into the store, its text fields become the input. */
+export const multipartUpload: MultipartBody = {
+  schema: UploadFormSchema,
+  async read(request, deps) {
+    const upload = await readUpload(request, deps.media);
+    const { file } = upload;
+    if (!file) throw new AppError('invalid_media_file', 'The file field is missing: send the image or video as "file"');
+    return {
+      input: { ...upload.fields, file: { ...file, uploadedName: upload.uploadedName } },
+      discard: () => discardIngested(deps.media, file),
+    };
+  },
+};
 
 /** A parsed upload: the text fields as sent, and the file already streamed into the store. */
 export interface ReadUpload {

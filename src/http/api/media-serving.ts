@@ -1,11 +1,11 @@
 import { Router } from '@koa/router';
-import type { CoreDeps } from '../core/context.js';
-import type { MediaRenditionKind } from '../core/db/documents.js';
-import type { MediaDeps } from '../core/media/deps.js';
-import { openPublicContent, type PublicVariant } from '../core/media/public-content.js';
-import { RENDITION_PATHS } from '../core/media/renditions.js';
-import type { ByteRange } from '../core/media/store.js';
-import type { AppContext, AppState } from './context.js';
+import type { CoreDeps } from '../../core/context.js';
+import type { MediaRenditionKind } from '../../core/db/documents.js';
+import type { MediaDeps } from '../../core/media/deps.js';
+import { openPublicContent, type PublicVariant } from '../../core/media/public-content.js';
+import { RENDITION_PATHS } from '../../core/media/renditions.js';
+import type { ByteRange } from '../../core/media/store.js';
+import type { AppContext, AppState } from '../shared/context.js';
 
 const ID_PATTERN = /^[0-9a-f-]{36}$/;
 const TOKEN_PATTERN = /^[0-9a-f]{32}$/;

@@ -1,22 +1,22 @@
 import { Router } from '@koa/router';
-import type { CoreDeps } from '../core/context.js';
-import { approveDeviceCode, denyDeviceCode } from '../core/device/approve.js';
-import { DeviceFlowError } from '../core/device/errors.js';
-import { pollDeviceToken } from '../core/device/poll.js';
-import { startDeviceAuthorization } from '../core/device/start.js';
-import { AppError } from '../core/errors.js';
-import { requireMembership } from '../core/identity/memberships.js';
+import type { CoreDeps } from '../../core/context.js';
+import { approveDeviceCode, denyDeviceCode } from '../../core/device/approve.js';
+import { DeviceFlowError } from '../../core/device/errors.js';
+import { pollDeviceToken } from '../../core/device/poll.js';
+import { startDeviceAuthorization } from '../../core/device/start.js';
+import { AppError } from '../../core/errors.js';
+import { requireMembership } from '../../core/identity/memberships.js';
 import {
   DeviceStartBodySchema,
   DeviceTokenBodySchema,
   OrganizationHeaderSchema,
   UserCodeBodySchema,
 } from './auth-schema.js';
-import type { AppState } from './context.js';
-import { readJsonBody } from './middleware/json-body.js';
-import { requireSession } from './middleware/session-auth.js';
-import { noStore } from './no-store.js';
-import { validate } from './validate.js';
+import type { AppState } from '../shared/context.js';
+import { readJsonBody } from '../middleware/json-body.js';
+import { requireSession } from '../middleware/session-auth.js';
+import { noStore } from '../shared/no-store.js';
+import { validate } from '../shared/validate.js';
 
 /** What the device routes need from the composition root. */
 export interface DeviceRouterOptions {

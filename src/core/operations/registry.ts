@@ -1,0 +1,13 @@
+import { mediaFolderOperations } from '../media/folder-operations.js';
+import { mediaOperations } from '../media/operations.js';
+import { platformOperations } from '../platforms/operations.js';
+import { postOperations } from '../posts/operations.js';
+import type { AnyOperation } from './operation.js';
+
+/** Every operation Postdeck offers, once; each surface (REST, MCP, bots) binds to this list. */
+export const OPERATIONS: readonly AnyOperation[] = [
+  ...platformOperations,
+  ...mediaFolderOperations,
+  ...mediaOperations,
+  ...postOperations,
+];

@@ -1,0 +1,96 @@
+import {
+  createMediaFolderOperation,
+  deleteMediaFolderOperation,
+  listMediaFoldersOperation,
+  renameMediaFolderOperation,
+} from '../../core/media/folder-operations.js';
+import {
+  deleteMediaOperation,
+  getMediaOperation,
+  listMediaOperation,
+  moveMediaOperation,
+  uploadMediaOperation,
+} from '../../core/media/operations.js';
+import { getPlatformSchemaOperation, listPlatformsOperation } from '../../core/platforms/operations.js';
+import {
+  createPostsOperation,
+  deletePostOperation,
+  getPostOperation,
+  listPostsOperation,
+  publishPostOperation,
+  reschedulePostOperation,
+} from '../../core/posts/operations.js';
+import { relocateCreatePostsResult } from './create-posts-result.js';
+import { multipartUpload } from './read-upload.js';
+import { bindRest, type RestRoute } from './rest-route.js';
+
+/**
+ * Every /public/v1 route: which operation answers at which method and path. A new operation gets
+ * its line here; its schemas, errors and behaviour come from the operation itself.
+ */
+export const REST_ROUTES: readonly RestRoute[] = [
+  bindRest(listPlatformsOperation, { method: 'get', path: '/platforms', status: 200, tag: 'Platforms' }),
+  bindRest(getPlatformSchemaOperation, { method: 'get', path: '/platforms/:id/schema', status: 200, tag: 'Platforms' }),
+  // Folders before `/media/:id`, whose id pattern would not match `folders` anyway.
+  bindRest(listMediaFoldersOperation, { method: 'get', path: '/media/folders', status: 200, tag: 'Media' }),
+  bindRest(createMediaFolderOperation, {
+    method: 'post',
+    path: '/media/folders',
+    status: 201,
+    tag: 'Media',
+    // A retried create would otherwise hit its own name as a conflict.
+    idempotent: true,
+  }),
+  bindRest(renameMediaFolderOperation, { method: 'patch', path: '/media/folders/:id', status: 200, tag: 'Media' }),
+  bindRest(deleteMediaFolderOperation, { method: 'delete', path: '/media/folders/:id', status: 204, tag: 'Media' }),
+  bindRest(listMediaOperation, {
+    method: 'get',
+    path: '/media',
+    status: 200,
+    tag: 'Media',
+    query: ['folderId', 'mediaType', 'source', 'limit', 'cursor'],
+  }),
+  bindRest(uploadMediaOperation, {
+    method: 'post',
+    path: '/media',
+    status: 201,
+    tag: 'Media',
+    multipart: multipartUpload,
+  }),
+  bindRest(getMediaOperation, { method: 'get', path: '/media/:id', status: 200, tag: 'Media' }),
+  bindRest(moveMediaOperation, { method: 'patch', path: '/media/:id', status: 200, tag: 'Media' }),
+  bindRest(deleteMediaOperation, { method: 'delete', path: '/media/:id', status: 204, tag: 'Media' }),
+  bindRest(listPostsOperation, {
+    method: 'get',
+    path: '/posts',
+    status: 200,
+    tag: 'Posts',
+    query: ['startDate', 'endDate'],
+  }),
+  bindRest(createPostsOperation, {
+    method: 'post',
+    path: '/posts',
+    status: 201,
+    tag: 'Posts',
+    bodyName: 'PostCreate',
+    idempotent: true,
+    relocateResult: relocateCreatePostsResult,
+  }),
+  bindRest(getPostOperation, { method: 'get', path: '/posts/:id', status: 200, tag: 'Posts' }),
+  bindRest(deletePostOperation, { method: 'delete', path: '/posts/:id', status: 204, tag: 'Posts' }),
+  bindRest(reschedulePostOperation, {
+    method: 'patch',
+    path: '/posts/:id/schedule',
+    status: 200,
+    tag: 'Posts',
+    bodyName: 'PostReschedule',
+  }),
+  bindRest(publishPostOperation, {
+    method: 'post',
+    path: '/posts/:id/publish',
+    status: 200,
+    tag: 'Posts',
+    bodyName: 'PostPublish',
+    idempotent: true,
+  }),
+];
