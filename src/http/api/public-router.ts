@@ -50,7 +50,12 @@ export function createPublicRouter(
 }
 
 /** Runs the operation; issues in its errors (and in a result that carries them) get REST's paths. */
-async function runOperation(deps: CoreDeps, route: RestRoute, scope: Scope, input: unknown): Promise<unknown> {
+async function runOperation(
+  deps: CoreDeps,
+  route: RestRoute,
+  scope: Scope,
+  input: Record<string, unknown>,
+): Promise<unknown> {
   try {
     const result = await route.operation.run(deps, scope, input);
     return route.relocateResult ? route.relocateResult(result, (details) => inRestTerms(route, details)) : result;
@@ -72,7 +77,7 @@ async function runUpload(
   const request: IncomingMessage = ctx.req;
   try {
     const form = await route.multipart!.read(request, deps);
-    let input: unknown;
+    let input: Record<string, unknown>;
     try {
       input = parseOperationInput(route.operation, { ...form.input, ...params }, (path) => restPath(route, path));
     } catch (error) {
