@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { AppError, relocateIssues } from '../../src/core/errors.js';
@@ -70,6 +71,17 @@ describe('the operations registry', () => {
       const operationId = operation.name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
       const entry = listed.find((candidate) => candidate.operationId === operationId);
       expect(entry, operation.name).toMatchObject({ summary: operation.summary });
+    }
+  });
+
+  it('docs/architecture.md names, for every endpoint, its operation and the file that declares it', () => {
+    const lines = readFileSync('docs/architecture.md', 'utf8').split('\n');
+    for (const route of REST_ROUTES) {
+      const endpoint = `${route.method.toUpperCase()} /public/v1${route.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+      const row = lines.find((line) => line.startsWith(`| \`${endpoint}\``));
+      expect(row, endpoint).toContain(`\`${route.operation.name}\``);
+      const file = /\| `(src\/core\/[^`]+\/[a-z-]*operations\.ts)`/.exec(row ?? '')?.[1];
+      expect(file && readFileSync(file, 'utf8'), endpoint).toContain(`name: '${route.operation.name}'`);
     }
   });
 });
