@@ -1,28 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
-/** Adapters and frameworks core must never import: core stays callable from every adapter. */
-const ADAPTER_IMPORTS = [
-  {
-    group: ['koa', 'koa/*', '@koa/*'],
-    message: 'src/core must not use Koa: take plain inputs and a Scope; HTTP lives in src/http.',
-  },
-  { group: ['@slack/bolt', '@slack/*'], message: 'src/core must not use Slack: bots live in src/bots and call core.' },
-  { group: ['discord.js'], message: 'src/core must not use discord.js: bots live in src/bots and call core.' },
-  {
-    group: ['@modelcontextprotocol/*'],
-    message: 'src/core must not use the MCP SDK: tools live in src/mcp and call core.',
-  },
-  {
-    group: ['**/http/**', '**/mcp/**', '**/bots/**', '**/cli/**', '../http', '../mcp', '../bots'],
-    message: 'src/core must not import an adapter: adapters depend on core, never the other way.',
-  },
-  {
-    group: ['**/emulators/**', '../emulators'],
-    message: 'src/core must not import an emulator: emulators stand in for providers, over HTTP only.',
-  },
-];
-
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.cache/**', 'test-artifacts/**', 'bin/**'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -37,26 +15,6 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
       'no-console': 'error',
-    },
-  },
-  {
-    files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ADAPTER_IMPORTS }] },
-  },
-  {
-    files: ['src/http/**/*.ts', 'src/mcp/**/*.ts', 'src/bots/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/bots/**', '**/mcp/**', '**/http/**'],
-              message: 'Adapters never import each other; share through src/core.',
-            },
-          ],
-        },
-      ],
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },

@@ -58,7 +58,7 @@ export async function authorizeOnEmulator(authorizeUrl: string, openId: string):
   return new URL(location);
 }
 
-// The emulator escapes with numeric entities only (src/http/escape-html.ts).
+// The emulator escapes with numeric entities only (src/emulators/tiktok/escape-html.ts).
 function decodeEntities(text: string): string {
   return text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { escapeHtml } from '../../http/shared/escape-html.js';
 import { readForm } from './envelope.js';
+import { escapeHtml } from './escape-html.js';
 import { KNOWN_SCOPES, type EmulatorOptions } from './options.js';
 import type { EmulatorState } from './state.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { readBodyText } from '../../http/middleware/read-body.js';
+import { readBodyText } from './read-body.js';
 
 /** A TikTok-shaped log id: `YYYYMMDDhhmmss` plus hex (contract 2). */
 export function logId(): string {

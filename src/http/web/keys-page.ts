@@ -9,6 +9,7 @@ import { sendPage, when } from './layout.js';
 import type { WebOptions } from './options.js';
 import { readCheckedForm, signedInPage } from './page-context.js';
 import { IdParamSchema, WorkspaceFormSchema } from './schema.js';
+import { renderTable } from './table.js';
 import { workspaceParam } from './workspace.js';
 
 /** Confirmations a redirect may ask for: fixed texts, so nothing from the URL is echoed. */
@@ -34,14 +35,7 @@ export function registerKeysPages(router: Router<AppState>, options: WebOptions)
           Keys are created by approving a device: run <code>postdeck login</code> on the machine that needs one. A key
           shows here by its first characters only; the full key was shown once, to the device.
         </p>
-        ${
-          keys.length === 0
-            ? markup`<div class="card">
-                <p>This workspace has no API keys yet.</p>
-                <p><a href="/device">Approve a device</a> to create one.</p>
-              </div>`
-            : keyTable(keys, page.csrf, page.workspace.workspaceId)
-        }`,
+        ${keyTable(keys, page.csrf, page.workspace.workspaceId)}`,
     });
   });
 
@@ -58,49 +52,38 @@ export function registerKeysPages(router: Router<AppState>, options: WebOptions)
 
 const ACTIVE = markup`<span class="badge">Active</span>`;
 
+const NO_KEYS = markup`<div class="card">
+  <p>This workspace has no API keys yet.</p>
+  <p><a href="/device">Approve a device</a> to create one.</p>
+</div>`;
+
 function keyTable(keys: ApiKeyView[], csrf: string, workspaceId: string): SafeHtml {
-  const rows = keys.map(
-    (key) =>
-      markup`<tr>
-        <td>${key.name}</td>
-        <td><code>${key.prefix}…</code></td>
-        <td>${when(key.createdAt)}</td>
-        <td>${when(key.lastUsedAt)}</td>
-        <td>
-          ${key.revokedAt ? markup`<span class="badge off">Revoked</span> ${when(key.revokedAt)}` : ACTIVE}
-        </td>
-        <td>
-          ${
-            key.revokedAt
-              ? ''
-              : markup`<form class="inline" method="post" action="/keys/${key.id}/revoke">
-                  ${csrfField(csrf)}${hidden('workspaceId', workspaceId)}
-                  <button type="submit" class="danger small" aria-label="Revoke ${key.name} (${key.prefix})">
-                    Revoke
-                  </button>
-                </form>`
-          }
-        </td>
-      </tr>`,
-  );
-  return markup`<div class="table">
-    <table>
-      <caption class="muted">
-        ${keys.length === 1 ? '1 key' : `${keys.length} keys`}, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Key</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Status</th>
-          <th scope="col"><span class="muted">Action</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  return renderTable({
+    caption: `${keys.length === 1 ? '1 key' : `${keys.length} keys`}, newest first`,
+    empty: NO_KEYS,
+    rows: keys,
+    columns: [
+      { header: 'Name', cell: (key) => key.name },
+      { header: 'Key', cell: (key) => markup`<code>${key.prefix}…</code>` },
+      { header: 'Created', cell: (key) => when(key.createdAt) },
+      { header: 'Last used', cell: (key) => when(key.lastUsedAt) },
+      {
+        header: 'Status',
+        cell: (key) => (key.revokedAt ? markup`<span class="badge off">Revoked</span> ${when(key.revokedAt)}` : ACTIVE),
+      },
+      {
+        header: 'Action',
+        mutedHeader: true,
+        cell: (key) =>
+          key.revokedAt
+            ? ''
+            : markup`<form class="inline" method="post" action="/keys/${key.id}/revoke">
+                ${csrfField(csrf)}${hidden('workspaceId', workspaceId)}
+                <button type="submit" class="danger small" aria-label="Revoke ${key.name} (${key.prefix})">
+                  Revoke
+                </button>
+              </form>`,
+      },
+    ],
+  });
 }

@@ -3,6 +3,7 @@ import type { MemberView } from '../../core/identity/memberships.js';
 import { csrfField, hidden, inputField, notice, selectField } from './forms.js';
 import { markup, type SafeHtml } from './html.js';
 import { when } from './layout.js';
+import { renderTable } from './table.js';
 
 /** What the members page shows. */
 export interface MembersView {
@@ -22,35 +23,23 @@ export interface MembersView {
 
 /** The members list, and for owners the invite form and open invitations. */
 export function membersView(view: MembersView): SafeHtml {
-  const rows = view.members.map(
-    (m) =>
-      markup`<tr>
-        <td>${m.name}${m.userId === view.currentUserId ? markup` <span class="muted">(you)</span>` : ''}</td>
-        <td>${m.email ?? markup`<span class="muted">none</span>`}</td>
-        <td>${m.role === 'owner' ? 'Owner' : 'Member'}</td>
-        <td>${when(m.joinedAt)}</td>
-      </tr>`,
-  );
+  const members = renderTable({
+    caption: view.members.length === 1 ? '1 member' : `${view.members.length} members`,
+    rows: view.members,
+    columns: [
+      {
+        header: 'Name',
+        cell: (m) =>
+          markup`${m.name}${m.userId === view.currentUserId ? markup` <span class="muted">(you)</span>` : ''}`,
+      },
+      { header: 'Email', cell: (m) => m.email ?? markup`<span class="muted">none</span>` },
+      { header: 'Role', cell: (m) => (m.role === 'owner' ? 'Owner' : 'Member') },
+      { header: 'Joined', cell: (m) => when(m.joinedAt) },
+    ],
+  });
   return markup`<h1>Members of ${view.workspaceName}</h1>
     ${notice(view.saved, 'success')}
-    <div class="table">
-      <table>
-        <caption class="muted">
-          ${view.members.length === 1 ? '1 member' : `${view.members.length} members`}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-    </div>
+    ${members}
     ${view.isOwner ? ownerSection(view) : markup`<p class="muted">Owners of this workspace can invite people.</p>`}`;
 }
 
@@ -104,15 +93,18 @@ function createdLink(created: { link: string; invitation: InvitationView }): Saf
 }
 
 function invitationTable(view: MembersView): SafeHtml {
-  const rows = view.invitations.map(
-    (i) =>
-      markup`<tr>
-        <td>${i.email ?? markup`<span class="muted">anyone with the link</span>`}</td>
-        <td>${i.role === 'owner' ? 'Owner' : 'Member'}</td>
-        <td>${when(i.createdAt)}</td>
-        <td>${when(i.expiresAt)}</td>
-        <td>
-          <form class="inline" method="post" action="/members/invitations/${i.id}/revoke">
+  const invitations = renderTable({
+    rows: view.invitations,
+    columns: [
+      { header: 'For', cell: (i) => i.email ?? markup`<span class="muted">anyone with the link</span>` },
+      { header: 'Role', cell: (i) => (i.role === 'owner' ? 'Owner' : 'Member') },
+      { header: 'Created', cell: (i) => when(i.createdAt) },
+      { header: 'Expires', cell: (i) => when(i.expiresAt) },
+      {
+        header: 'Action',
+        mutedHeader: true,
+        cell: (i) =>
+          markup`<form class="inline" method="post" action="/members/invitations/${i.id}/revoke">
             ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
             <button
               type="submit"
@@ -121,25 +113,10 @@ function invitationTable(view: MembersView): SafeHtml {
             >
               Withdraw
             </button>
-          </form>
-        </td>
-      </tr>`,
-  );
+          </form>`,
+      },
+    ],
+  });
   return markup`<h2>Open invitations</h2>
-    <div class="table">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">For</th>
-            <th scope="col">Role</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col"><span class="muted">Action</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-    </div>`;
+    ${invitations}`;
 }

@@ -2,6 +2,7 @@ import type { PlatformOverview, PlatformState } from '../../core/platforms/list-
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, type SafeHtml } from './html.js';
 import { when } from './layout.js';
+import { renderTable } from './table.js';
 
 /** What the TikTok accounts page shows. */
 export interface PlatformsView {
@@ -55,48 +56,46 @@ function connectForm(view: PlatformsView, label: string, kind: string, account?:
 }
 
 function accountTable(view: PlatformsView): SafeHtml {
-  const rows = view.accounts.map(({ platform, state }) => {
-    const name = platform.displayHandle ? `@${platform.displayHandle}` : (platform.displayName ?? platform.id);
-    const can = platform.capabilities.map((c) => CAPABILITY_NAMES[c] ?? c).join(', ');
-    const expires = platform.tokenExpiresAt ? new Date(platform.tokenExpiresAt) : null;
-    return markup`<tr>
-      <td>
-        <strong>${platform.displayName ?? 'Unnamed account'}</strong>
-        ${platform.displayHandle ? markup`<br /><span class="muted">@${platform.displayHandle}</span>` : ''}
-      </td>
-      <td>${STATE_BADGES[state]}</td>
-      <td>${can || markup`<span class="muted">None: reconnect and allow posting</span>`}</td>
-      <td>${state === 'disconnected' ? markup`<span class="muted">—</span>` : when(expires, 'Unknown')}</td>
-      <td>
-        ${state === 'ready' ? '' : connectForm(view, 'Reconnect', 'secondary small', name)}
-        ${
+  return renderTable({
+    caption: view.accounts.length === 1 ? '1 account' : `${view.accounts.length} accounts`,
+    rows: view.accounts,
+    columns: [
+      {
+        header: 'Account',
+        cell: ({ platform }) =>
+          markup`<strong>${platform.displayName ?? 'Unnamed account'}</strong>
+            ${platform.displayHandle ? markup`<br /><span class="muted">@${platform.displayHandle}</span>` : ''}`,
+      },
+      { header: 'Status', cell: ({ state }) => STATE_BADGES[state] },
+      {
+        header: 'Can post',
+        cell: ({ platform }) =>
+          platform.capabilities.map((c) => CAPABILITY_NAMES[c] ?? c).join(', ') ||
+          markup`<span class="muted">None: reconnect and allow posting</span>`,
+      },
+      {
+        header: 'Access token until',
+        cell: ({ platform, state }) =>
           state === 'disconnected'
-            ? ''
-            : markup`<form class="inline" method="post" action="/platforms/${platform.id}/disconnect">
-                ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
-                <button type="submit" class="danger small" aria-label="Disconnect ${name}">Disconnect</button>
-              </form>`
-        }
-      </td>
-    </tr>`;
+            ? markup`<span class="muted">—</span>`
+            : when(platform.tokenExpiresAt ? new Date(platform.tokenExpiresAt) : null, 'Unknown'),
+      },
+      {
+        header: 'Actions',
+        mutedHeader: true,
+        cell: ({ platform, state }) => {
+          const name = platform.displayHandle ? `@${platform.displayHandle}` : (platform.displayName ?? platform.id);
+          return markup`${state === 'ready' ? '' : connectForm(view, 'Reconnect', 'secondary small', name)}
+            ${
+              state === 'disconnected'
+                ? ''
+                : markup`<form class="inline" method="post" action="/platforms/${platform.id}/disconnect">
+                    ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+                    <button type="submit" class="danger small" aria-label="Disconnect ${name}">Disconnect</button>
+                  </form>`
+            }`;
+        },
+      },
+    ],
   });
-  return markup`<div class="table">
-    <table>
-      <caption class="muted">
-        ${view.accounts.length === 1 ? '1 account' : `${view.accounts.length} accounts`}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Account</th>
-          <th scope="col">Status</th>
-          <th scope="col">Can post</th>
-          <th scope="col">Access token until</th>
-          <th scope="col"><span class="muted">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
 }

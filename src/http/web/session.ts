@@ -5,7 +5,7 @@ import { authenticateSession } from '../../core/identity/sessions.js';
 import { findUser } from '../../core/identity/users.js';
 import type { AppContext } from '../shared/context.js';
 import { SESSION_COOKIE, WORKSPACE_COOKIE, clearCookie, readCookie, setCookie } from './cookies.js';
-import { SignInRequired } from './web-errors.js';
+import { SignInRequired } from './sign-in-required.js';
 
 /** The signed-in person behind a page request, with the workspaces they may pick from. */
 export interface WebUser {

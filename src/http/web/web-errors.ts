@@ -5,15 +5,7 @@ import type { AppState } from '../shared/context.js';
 import { STATUS_BY_CODE } from '../shared/error-status.js';
 import { markup } from './html.js';
 import { sendPage } from './layout.js';
-
-/** Thrown when a page needs a signed-in user; rendered as a redirect to /signin?next=. */
-export class SignInRequired extends Error {
-  override readonly name = 'SignInRequired';
-
-  constructor(readonly next: string) {
-    super('Sign in required');
-  }
-}
+import { SignInRequired } from './sign-in-required.js';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',
