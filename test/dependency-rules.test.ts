@@ -82,13 +82,13 @@ describe('the dependency rules', () => {
 
   it('fail when an emulator imports from src/http', async () => {
     const { probe, violations } = await cruiseProbe({
-      'src/emulators/<probe>/probe.ts': "export { escapeHtml } from '../../http/escape-html.js';\n",
+      'src/emulators/<probe>/probe.ts': "export { escapeHtml } from '../../http/shared/escape-html.js';\n",
     });
     expect(violations).toEqual([
       {
         rule: 'emulators-import-nothing-of-ours',
         from: `src/emulators/${probe}/probe.ts`,
-        to: 'src/http/escape-html.ts',
+        to: 'src/http/shared/escape-html.ts',
         comment: expect.stringMatching(
           /^An emulator stands in for an outside service and imports nothing of the project/,
         ),
