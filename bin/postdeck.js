@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The compiled CLI; `npm ci` builds it through the `prepare` script.
-import '../dist/cli.js';
+import '../dist/cli/index.js';

@@ -1,5 +1,5 @@
 import { authorizeOnEmulator, createEmulatedAccount } from '../../src/cli/emulator-consent.js';
-import { TIKTOK_CALLBACK_PATH } from '../../src/tiktok-setup.js';
+import { TIKTOK_CALLBACK_PATH } from '../../src/app/tiktok-setup.js';
 import type { Cluster } from './cluster.js';
 
 /** TikTok's init limit per access token and minute (contract 3), which the emulator enforces too. */

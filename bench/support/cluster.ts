@@ -7,8 +7,8 @@ import { collectionsOf, type Collections } from '../../src/core/db/collections.j
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded/index.js';
 import { startTikTokEmulator, type RunningTikTokEmulator } from '../../src/emulators/tiktok/server.js';
 import { createLogger } from '../../src/logger.js';
-import { openCore, type Core } from '../../src/main.js';
-import { TIKTOK_CALLBACK_PATH } from '../../src/tiktok-setup.js';
+import { openCore, type Core } from '../../src/app/main.js';
+import { TIKTOK_CALLBACK_PATH } from '../../src/app/tiktok-setup.js';
 import { spawnPostdeck, stopProcess, tailOf, type PostdeckProcess } from './processes.js';
 import { freePort, waitForOk } from './util.js';
 

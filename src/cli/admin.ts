@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { toPlatform } from '../core/platforms/list-platforms.js';
 import { systemScopeFor } from '../core/platforms/system-scope.js';
 import { completeTikTokConnection, startTikTokConnection } from '../core/platforms/tiktok-connect.js';
-import { openCore } from '../main.js';
-import { findRunningTikTokEmulator } from '../tiktok-emulator-run.js';
-import { tiktokClientConfig, usesTikTokEmulator } from '../tiktok-setup.js';
+import { openCore } from '../app/main.js';
+import { findRunningTikTokEmulator } from '../app/tiktok-emulator.js';
+import { tiktokClientConfig, usesTikTokEmulator } from '../app/tiktok-setup.js';
 import { authorizeOnEmulator, createEmulatedAccount } from './emulator-consent.js';
 import { cliRuntime } from './runtime.js';
 

@@ -4,8 +4,8 @@ import { loadConfig } from '../config.js';
 import { DEFAULT_EMULATOR_OPTIONS } from '../emulators/tiktok/options.js';
 import { startTikTokEmulator } from '../emulators/tiktok/server.js';
 import { AccountSchema } from '../emulators/tiktok/state.js';
-import { findRunningTikTokEmulator } from '../tiktok-emulator-run.js';
-import { TIKTOK_CALLBACK_PATH } from '../tiktok-setup.js';
+import { findRunningTikTokEmulator } from '../app/tiktok-emulator.js';
+import { TIKTOK_CALLBACK_PATH } from '../app/tiktok-setup.js';
 
 /** The emulator's port when `--port` is not given (Postdeck itself defaults to 8080). */
 export const DEFAULT_EMULATOR_PORT = 8090;

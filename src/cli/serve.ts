@@ -1,4 +1,4 @@
-import { startPostdeck, type Role } from '../main.js';
+import { startPostdeck, type Role } from '../app/main.js';
 import { cliRuntime } from './runtime.js';
 
 const ROLES: Record<string, Role[]> = { all: ['api', 'worker'], api: ['api'], worker: ['worker'] };

@@ -5,7 +5,7 @@ import { pollDeviceToken } from '../../src/core/device/poll.js';
 import { purgeExpiredDeviceCodesJob } from '../../src/core/device/purge-job.js';
 import { startDeviceAuthorization } from '../../src/core/device/start.js';
 import type { JobContext } from '../../src/core/jobs/define-job.js';
-import { JOB_DEFINITIONS } from '../../src/core/jobs/registry.js';
+import { JOB_DEFINITIONS } from '../../src/app/jobs.js';
 import { purgeExpiredIdentityRecordsJob } from '../../src/core/identity/purge-job.js';
 import { authenticateSession } from '../../src/core/identity/sessions.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';

@@ -7,7 +7,7 @@ import { revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { loadConfig } from '../../src/config.js';
 import { sendWorkerProbe } from '../../src/core/ops/worker-probe.js';
 import { createLogger } from '../../src/logger.js';
-import { openCore, type Core } from '../../src/main.js';
+import { openCore, type Core } from '../../src/app/main.js';
 import { freePort, isAlive, runPostdeck, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 
 // The real entry point, spawned the way `npm start` runs it, on the embedded database.

@@ -8,7 +8,7 @@ import { requestFingerprint } from '../../src/core/idempotency/fingerprint.js';
 import { idempotencyKeyId } from '../../src/core/idempotency/key.js';
 import { purgeExpiredIdempotencyKeys, purgeExpiredIdempotencyKeysJob } from '../../src/core/idempotency/purge-job.js';
 import { runIdempotent, type IdempotentOutcome } from '../../src/core/idempotency/run.js';
-import { RECURRING_JOBS } from '../../src/core/jobs/registry.js';
+import { RECURRING_JOBS } from '../../src/app/jobs.js';
 import type { AppState } from '../../src/http/shared/context.js';
 import { errorMiddleware } from '../../src/http/middleware/errors.js';
 import { requestContext } from '../../src/http/middleware/request-context.js';

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { collectionsOf, ensureIndexes } from '../../src/core/db/collections.js';
 import type { CoreDeps } from '../../src/core/context.js';
 import { createJobRunner, type JobRunner } from '../../src/core/jobs/job-runner.js';
-import { JOB_DEFINITIONS } from '../../src/core/jobs/registry.js';
+import { JOB_DEFINITIONS } from '../../src/app/jobs.js';
 import type { MediaDeps } from '../../src/core/media/deps.js';
 import { postsUsingMedia } from '../../src/core/media/in-use.js';
 import { createLocalMediaStore } from '../../src/core/media/local-store.js';

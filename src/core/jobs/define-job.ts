@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { CoreDeps } from '../context.js';
+import type { JobHandle } from './job-handle.js';
 
 /** How a failed job is retried: up to `maxRetries` more times, exponentially from `delayMs`. */
 export interface RetryPolicy {
@@ -17,19 +17,12 @@ export interface JobContext {
   touch(progress?: number): Promise<void>;
 }
 
-/** A typed job: its name, the schema its data must pass, its handler and its retry policy. */
-export interface JobDefinition<Data> {
-  readonly name: string;
-  readonly data: z.ZodType<Data>;
+/** A typed job: its handle (name, data schema, store), its handler and its retry policy. */
+export interface JobDefinition<Data> extends JobHandle<Data> {
   readonly retry: RetryPolicy;
   /** How long a running job's lock lasts before another worker may assume it crashed. */
   readonly lockLifetimeMs: number;
   readonly concurrency: number;
-  /**
-   * Where the job is stored: Agenda (default; recurring and occasional jobs), or the due-task lane
-   * for numerous short jobs due at exact times (publishing), see src/core/jobs/due-tasks.ts.
-   */
-  readonly queue: 'agenda' | 'due-tasks';
   perform(data: Data, context: JobContext): Promise<void>;
 }
 
@@ -50,3 +43,9 @@ export function defineJob<Data>(
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds definitions of any data type
 export type AnyJobDefinition = JobDefinition<any>;
+
+/** A job the worker runs on a fixed period, with no data. */
+export interface RecurringJob {
+  definition: AnyJobDefinition;
+  everyMs: number;
+}

@@ -4,7 +4,8 @@ import type { Collections } from '../db/collections.js';
 import type { DueTaskDoc } from '../db/documents.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { claimLease, renewLease } from '../db/leases.js';
-import type { AnyJobDefinition, JobDefinition } from './define-job.js';
+import type { AnyJobDefinition } from './define-job.js';
+import type { JobHandle } from './job-handle.js';
 
 /** Tuning of the lane; defaults suit production, tests shorten them. */
 export interface DueTaskLaneOptions {
@@ -190,8 +191,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
   return {
     /** Stores a task due at `runAt`; any worker runs it then. */
-    enqueue<Data>(definition: JobDefinition<Data>, data: Data, runAt: Date): Promise<string> {
-      return insertTask(definition.name, definition.data.parse(data), runAt, 0);
+    enqueue<Data>(job: JobHandle<Data>, data: Data, runAt: Date): Promise<string> {
+      return insertTask(job.name, job.data.parse(data), runAt, 0);
     },
     /** Starts looking for due tasks and running them with `jobDeps`. */
     start(jobDeps: CoreDeps): void {

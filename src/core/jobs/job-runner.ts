@@ -3,10 +3,9 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import { ObjectId, type Db } from 'mongodb';
 import type { CoreDeps } from '../context.js';
 import { collectionsOf } from '../db/collections.js';
-import type { AnyJobDefinition } from './define-job.js';
+import type { AnyJobDefinition, RecurringJob } from './define-job.js';
 import { createDueTaskLane } from './due-tasks.js';
 import type { JobQueue } from './queue.js';
-import type { RecurringJob } from './registry.js';
 
 export interface JobRunnerOptions {
   db: Db;

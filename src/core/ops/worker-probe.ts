@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
 import type { WorkerProbeDoc } from '../db/documents.js';
 import { defineJob } from '../jobs/define-job.js';
-import type { JobRunner } from '../jobs/job-runner.js';
+import type { JobQueue } from '../jobs/queue.js';
 
 /** The longest a probe may hold a worker slot, so a typo cannot park a worker for hours. */
 export const MAX_PROBE_HOLD_MS = 60_000;
@@ -26,7 +26,7 @@ export const workerProbeJob = defineJob({
 });
 
 /** Records a probe and enqueues it; poll `readWorkerProbe` for the outcome. */
-export async function sendWorkerProbe(deps: CoreDeps, jobs: JobRunner, holdMs: number): Promise<WorkerProbeDoc> {
+export async function sendWorkerProbe(deps: CoreDeps, jobs: JobQueue, holdMs: number): Promise<WorkerProbeDoc> {
   const probe: WorkerProbeDoc = {
     _id: randomUUID(),
     holdMs,

@@ -1,6 +1,18 @@
 import type { IssueDetail } from '../errors.js';
 import { TIKTOK_LIMITS as L, type TikTokPostingRules } from './tiktok-post-limits.js';
-import type { TikTokPostMedia } from './tiktok-post-rules.js';
+
+/** A media object as the validator needs it; the video facts come from `thumbnailMetadata`. */
+export interface TikTokPostMedia {
+  id: string;
+  mediaType: string;
+  mimeType: string;
+  size: number | null;
+  status: string;
+  width?: number | null | undefined;
+  height?: number | null | undefined;
+  durationSec?: number | null | undefined;
+  fps?: number | null | undefined;
+}
 
 const MB = 1024 * 1024;
 

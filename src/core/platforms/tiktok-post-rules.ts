@@ -6,20 +6,7 @@ import {
   type TikTokPostKind,
 } from './tiktok-post-limits.js';
 import { TIKTOK_SETTING_KEYS } from './tiktok-settings-schema.js';
-import { checkTikTokMedia } from './tiktok-media-rules.js';
-
-/** A media object as the validator needs it; the video facts come from `thumbnailMetadata`. */
-export interface TikTokPostMedia {
-  id: string;
-  mediaType: string;
-  mimeType: string;
-  size: number | null;
-  status: string;
-  width?: number | null | undefined;
-  height?: number | null | undefined;
-  durationSec?: number | null | undefined;
-  fps?: number | null | undefined;
-}
+import { checkTikTokMedia, type TikTokPostMedia } from './tiktok-media-rules.js';
 
 /** A create or publish request for one TikTok account, media resolved in `mediaIds` order. */
 export interface TikTokPostInput {

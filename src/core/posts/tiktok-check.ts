@@ -3,7 +3,8 @@ import type { MediaDoc, PlatformDoc } from '../db/documents.js';
 import { AppError, type IssueDetail } from '../errors.js';
 import { platformDisconnected, reconnectNeeded } from '../platforms/platform-errors.js';
 import { tiktokPostingRules } from '../platforms/tiktok-post-limits.js';
-import { tiktokPostKind, validateTikTokPost, type TikTokPostMedia } from '../platforms/tiktok-post-rules.js';
+import type { TikTokPostMedia } from '../platforms/tiktok-media-rules.js';
+import { tiktokPostKind, validateTikTokPost } from '../platforms/tiktok-post-rules.js';
 import { withTikTokToken } from '../platforms/tiktok-token-access.js';
 import { queryCreatorInfo } from '../providers/tiktok/creator-info.js';
 

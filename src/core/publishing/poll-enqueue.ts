@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../context.js';
 import { attemptId, recordAttempt } from './attempts.js';
-import { pollStatusJob, type PollStatusData } from './jobs.js';
+import { pollStatusHandle, type PollStatusData } from './job-handles.js';
 import { pollDelayMs, publishingSettings } from './settings.js';
 
 /** The attempt lease that covers the wait before poll `polls + 1` and that poll itself. */
@@ -49,5 +49,5 @@ export async function enqueuePoll(
     completedAt: completedAt?.toISOString() ?? null,
     lastStatus: step.lastStatus ?? null,
   };
-  await deps.jobs.enqueue(pollStatusJob, data, { runAt: new Date(deps.now().getTime() + delay) });
+  await deps.jobs.enqueue(pollStatusHandle, data, { runAt: new Date(deps.now().getTime() + delay) });
 }

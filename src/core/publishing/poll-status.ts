@@ -7,7 +7,7 @@ import { fetchPublishStatus, type TikTokPublishState } from '../providers/tiktok
 import { attemptId, recordAttempt } from './attempts.js';
 import { failReasonText, OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
 import { describeError } from './failure.js';
-import type { PollStatusData } from './jobs.js';
+import type { PollStatusData } from './job-handles.js';
 import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
 import { releaseUrlOf } from './release-url.js';

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../context.js';
 import type { PostDoc } from '../db/documents.js';
-import { publishPostJob } from './jobs.js';
+import { publishPostHandle } from './job-handles.js';
 
 /**
  * Puts a queued post on the engine's queue: a `posts.publish` job at its dueAt (now when due already).
@@ -9,5 +9,5 @@ import { publishPostJob } from './jobs.js';
 export async function enqueuePostPublish(deps: CoreDeps, post: Pick<PostDoc, '_id' | 'dueAt'>): Promise<void> {
   const now = deps.now();
   const runAt = post.dueAt && post.dueAt.getTime() > now.getTime() ? post.dueAt : now;
-  await deps.jobs.enqueue(publishPostJob, { postId: post._id }, { runAt });
+  await deps.jobs.enqueue(publishPostHandle, { postId: post._id }, { runAt });
 }

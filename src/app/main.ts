@@ -1,20 +1,20 @@
-import type { Config } from './config.js';
-import type { CoreDeps } from './core/context.js';
-import { resolveSecretKey } from './core/crypto/key-file.js';
-import { createSecretBox } from './core/crypto/secret-box.js';
-import { collectionsOf, ensureIndexes } from './core/db/collections.js';
-import { createJobRunner, type JobRunner } from './core/jobs/job-runner.js';
-import { postsUsingMedia } from './core/media/in-use.js';
-import { openMediaStore } from './core/media/open-store.js';
-import type { TikTokClientConfig } from './core/providers/tiktok/config.js';
-import { TikTokHttp } from './core/providers/tiktok/http.js';
-import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator-run.js';
+import type { Config } from '../config.js';
+import type { CoreDeps } from '../core/context.js';
+import { resolveSecretKey } from '../core/crypto/key-file.js';
+import { createSecretBox } from '../core/crypto/secret-box.js';
+import { collectionsOf, ensureIndexes } from '../core/db/collections.js';
+import { createJobRunner, type JobRunner } from '../core/jobs/job-runner.js';
+import { postsUsingMedia } from '../core/media/in-use.js';
+import { openMediaStore } from '../core/media/open-store.js';
+import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
+import { TikTokHttp } from '../core/providers/tiktok/http.js';
+import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
-import { JOB_DEFINITIONS, RECURRING_JOBS } from './core/jobs/registry.js';
-import { openDatabase, type DatabaseHandle } from './db/connect.js';
-import { createHttpApp } from './http/app.js';
-import { startHttpServer, type RunningHttpServer } from './http/server.js';
-import type { Logger } from './logger.js';
+import { JOB_DEFINITIONS, RECURRING_JOBS } from './jobs.js';
+import { openDatabase, type DatabaseHandle } from '../db/connect.js';
+import { createHttpApp } from '../http/app.js';
+import { startHttpServer, type RunningHttpServer } from '../http/server.js';
+import type { Logger } from '../logger.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
 export type Role = 'api' | 'worker';

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from './config.js';
-import { startTikTokEmulator } from './emulators/tiktok/server.js';
-import { AccountSchema } from './emulators/tiktok/state.js';
-import type { Logger } from './logger.js';
+import type { Config } from '../config.js';
+import { startTikTokEmulator } from '../emulators/tiktok/server.js';
+import { AccountSchema } from '../emulators/tiktok/state.js';
+import type { Logger } from '../logger.js';
 import { TIKTOK_CALLBACK_PATH, type EmulatorHosts } from './tiktok-setup.js';
 
 /** What `DATA_DIR/tiktok-emulator-url.json` records, so the admin CLI and other processes find the emulator. */

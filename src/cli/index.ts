@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './cli/admin.js';
-import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './cli/login.js';
-import { emulateTikTokCommand } from './cli/emulate.js';
-import { reportCliError } from './cli/runtime.js';
-import { loadConfig } from './config.js';
-import { serveCommand } from './cli/serve.js';
+import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './admin.js';
+import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './login.js';
+import { emulateTikTokCommand } from './emulate.js';
+import { reportCliError } from './runtime.js';
+import { loadConfig } from '../config.js';
+import { serveCommand } from './serve.js';
 
 const USAGE = `Usage: postdeck <command>
 

@@ -1,0 +1,32 @@
+import { purgeExpiredDeviceCodesJob } from '../core/device/purge-job.js';
+import { purgeExpiredIdempotencyKeysJob } from '../core/idempotency/purge-job.js';
+import { purgeExpiredIdentityRecordsJob } from '../core/identity/purge-job.js';
+import { workerProbeJob } from '../core/ops/worker-probe.js';
+import { purgeOAuthStatesJob } from '../core/platforms/oauth-states-purge-job.js';
+import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/tiktok-upkeep-job.js';
+import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing/jobs.js';
+import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
+import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
+
+/** Every job a worker knows, part of composing the app: a capability adds its definitions here. */
+export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
+  workerProbeJob,
+  purgeExpiredDeviceCodesJob,
+  purgeExpiredIdentityRecordsJob,
+  tiktokTokenUpkeepJob,
+  purgeOAuthStatesJob,
+  purgeExpiredIdempotencyKeysJob,
+  publishPostJob,
+  pollStatusJob,
+  sweepPostsJob,
+];
+
+/** The periodic clean-ups, scheduled when a worker starts (one schedule per name, shared by workers). */
+export const RECURRING_JOBS: readonly RecurringJob[] = [
+  { definition: purgeExpiredDeviceCodesJob, everyMs: 15 * 60_000 },
+  { definition: purgeExpiredIdentityRecordsJob, everyMs: 60 * 60_000 },
+  { definition: tiktokTokenUpkeepJob, everyMs: TOKEN_UPKEEP_EVERY_MS },
+  { definition: purgeOAuthStatesJob, everyMs: 60 * 60_000 },
+  { definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 },
+  { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
+];
