@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PostState } from '../../src/core/db/documents.js';
+import type { PostState } from '../../src/core/posts/documents.js';
 import type { Cluster } from './cluster.js';
 import type { CreatedPost } from './seed.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { authorizeOnEmulator, createEmulatedAccount } from '../../src/cli/emulator-consent.js';
 import type { Scope } from '../../src/core/context.js';
-import type { PostDoc } from '../../src/core/db/documents.js';
+import type { PostDoc } from '../../src/core/posts/documents.js';
 import { systemScopeFor } from '../../src/core/platforms/system-scope.js';
 import { completeTikTokConnection, startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
 import { enqueuePostPublish } from '../../src/core/publishing/schedule.js';

@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../../src/core/context.js';
-import type { PlatformDoc } from '../../src/core/db/documents.js';
+import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import {
   completeTikTokConnection,
   startTikTokConnection,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostDoc, PublishAttemptDoc } from '../../src/core/db/documents.js';
+import type { PostDoc } from '../../src/core/posts/documents.js';
+import type { PublishAttemptDoc } from '../../src/core/publishing/documents.js';
 import { publicUrlOf } from '../../src/core/media/view.js';
 import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';

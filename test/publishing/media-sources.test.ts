@@ -7,7 +7,7 @@ import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreDeps, Scope } from '../../src/core/context.js';
-import type { MediaDoc } from '../../src/core/db/documents.js';
+import type { MediaDoc } from '../../src/core/media/documents.js';
 import { deleteMedia } from '../../src/core/media/manage-media.js';
 import { openMediaStore } from '../../src/core/media/open-store.js';
 import { ensureRendition, renderFittingJpeg } from '../../src/core/media/renditions.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../../src/core/context.js';
-import type { PlatformDoc } from '../../src/core/db/documents.js';
+import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { bootstrapTenant, type BootstrapResult } from '../../src/core/tenancy/bootstrap.js';
 
 /** A new account, workspace, owner and API key. */

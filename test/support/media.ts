@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { CoreDeps } from '../../src/core/context.js';
-import type { MediaDoc } from '../../src/core/db/documents.js';
+import type { MediaDoc } from '../../src/core/media/documents.js';
 import type { TestServer } from './http.js';
 
 /** A real JPEG of the given size, made with sharp at test time. */

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../../src/core/context.js';
-import type { MediaDoc, PlatformDoc, PostDoc, PublishAttemptDoc } from '../../src/core/db/documents.js';
+import type { MediaDoc } from '../../src/core/media/documents.js';
+import type { PlatformDoc } from '../../src/core/platforms/documents.js';
+import type { PostDoc } from '../../src/core/posts/documents.js';
+import type { PublishAttemptDoc } from '../../src/core/publishing/documents.js';
 import { connectAccount, systemScope } from '../platforms/support.js';
 import type { TestDatabase } from './db.js';
 import { buildTenant } from './factories.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformDoc, PostDoc } from '../../src/core/db/documents.js';
+import type { PlatformDoc } from '../../src/core/platforms/documents.js';
+import type { PostDoc } from '../../src/core/posts/documents.js';
 import { connectAccount } from '../platforms/support.js';
 import type { TestDatabase } from '../support/db.js';
 import type { TestServer } from '../support/http.js';

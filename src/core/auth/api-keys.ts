@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
-import type { ApiKeyDoc } from '../db/documents.js';
+import type { ApiKeyDoc } from './documents.js';
 import { findSecretTarget, registerSecret } from '../db/secret-lookups.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
 import { hashSecret, hasSecretTokenShape, newSecretToken } from '../identity/tokens.js';

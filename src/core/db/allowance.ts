@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Collection } from 'mongodb';
 import { AppError, isDuplicateKeyError, type ErrorCode } from '../errors.js';
 import type { Collections } from './collections.js';
-import type { LedgerDoc } from './documents.js';
+import type { LedgerDoc } from './primitive-documents.js';
 import { raiseHint, readHint } from './position-hints.js';
 
 /** What spending uses: the ledger and the hints that say where the last spend landed. */

@@ -1,35 +1,16 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type {
-  AccountDoc,
-  ApiKeyDoc,
-  ApiKeyUsageDoc,
-  DeviceCodeDoc,
-  DeviceDecisionDoc,
-  DeviceUserCodeDoc,
-  DueTaskDoc,
-  IdempotencyDoc,
-  InvitationDoc,
-  LeaseDoc,
-  LedgerDoc,
-  MediaDoc,
-  MediaFolderDoc,
-  MediaFolderNameDoc,
-  MediaRenditionDoc,
-  MembershipDoc,
-  OAuthStateDoc,
-  OAuthStateUseDoc,
-  PlatformDoc,
-  PostDoc,
-  PublishAttemptDoc,
-  PlatformTokenDoc,
-  PositionHintDoc,
-  SecretLookupDoc,
-  SessionDoc,
-  UserDoc,
-  UserEmailDoc,
-  WorkerProbeDoc,
-  WorkspaceDoc,
-} from './documents.js';
+import type { ApiKeyDoc, ApiKeyUsageDoc } from '../auth/documents.js';
+import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
+import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../device/documents.js';
+import type { IdempotencyDoc } from '../idempotency/documents.js';
+import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
+import type { DueTaskDoc } from '../jobs/documents.js';
+import type { MediaDoc, MediaFolderDoc, MediaFolderNameDoc, MediaRenditionDoc } from '../media/documents.js';
+import type { WorkerProbeDoc } from '../ops/documents.js';
+import type { OAuthStateDoc, OAuthStateUseDoc, PlatformDoc, PlatformTokenDoc } from '../platforms/documents.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { PublishAttemptDoc } from '../publishing/documents.js';
+import type { AccountDoc, WorkspaceDoc } from '../tenancy/documents.js';
 
 /** Every collection Postdeck owns, typed. Agenda keeps its own `agendaJobs` collection. */
 export interface Collections {

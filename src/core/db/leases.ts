@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDuplicateKeyError } from '../errors.js';
 import type { Collections } from './collections.js';
-import type { LeaseDoc } from './documents.js';
+import type { LeaseDoc } from './primitive-documents.js';
 import { raiseHint, readHint } from './position-hints.js';
 
 /** What the lease functions use: the leases and the hints that find their newest generation. */

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKeyError } from '../errors.js';
-import type { PositionHintDoc } from './documents.js';
+import type { PositionHintDoc } from './primitive-documents.js';
 
 /** The last recorded position under `id`, or 0. */
 export async function readHint(hints: Collection<PositionHintDoc>, id: string): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { SecretLookupDoc } from './documents.js';
+import type { SecretLookupDoc } from './primitive-documents.js';
 
 /** The kinds of secret-addressed records. */
 export type SecretKind = 'api_key' | 'session';

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { DeviceDecisionDoc } from '../db/documents.js';
+import type { DeviceDecisionDoc } from './documents.js';
 import { isDuplicateKeyError } from '../errors.js';
 
 /** How a pending device authorization is settled, with the approval's scope when approved. */

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import { addressKey, assertUnderRateLimits, countAgainstRateLimits, type RateLimit } from '../auth/rate-limit.js';
 import { spendFromAllowance } from '../db/allowance.js';
-import type { DeviceCodeDoc, DeviceDecisionDoc } from '../db/documents.js';
+import type { DeviceCodeDoc, DeviceDecisionDoc } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import { decideDeviceCode, findDecision } from './decision.js';
 import { hammingDistance, normalizeUserCode } from './user-code.js';

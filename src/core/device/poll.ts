@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import { mintApiKey } from '../auth/api-keys.js';
 import { claimLease } from '../db/leases.js';
-import type { DeviceCodeDoc, DeviceDecisionDoc } from '../db/documents.js';
+import type { DeviceCodeDoc, DeviceDecisionDoc } from './documents.js';
 import { hashSecret, hasSecretTokenShape } from '../identity/tokens.js';
 import { findDecision } from './decision.js';
 import { DeviceFlowError } from './errors.js';

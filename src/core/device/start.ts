@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
-import type { DeviceCodeDoc } from '../db/documents.js';
+import type { DeviceCodeDoc } from './documents.js';
 import { addressKey, countAgainstRateLimits } from '../auth/rate-limit.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { hashSecret, newSecretToken } from '../identity/tokens.js';

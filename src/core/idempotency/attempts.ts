@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
-import type { IdempotencyAttemptDoc } from '../db/documents.js';
+import type { IdempotencyAttemptDoc } from './documents.js';
 import { isDuplicateKeyError } from '../errors.js';
 
 /** An attempt this caller won: it alone executes the keyed request until it finishes or its lease runs out. */

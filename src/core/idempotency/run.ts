@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps, Scope } from '../context.js';
-import type { IdempotencyKeyDoc, IdempotencyOutcomeDoc } from '../db/documents.js';
+import type { IdempotencyKeyDoc, IdempotencyOutcomeDoc } from './documents.js';
 import { AppError, isDuplicateKeyError } from '../errors.js';
 import { claimAttempt, keepAttemptAlive, releaseAttempt, type Attempt } from './attempts.js';
 import { idempotencyKeyId } from './key.js';

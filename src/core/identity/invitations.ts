@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import { claimLease } from '../db/leases.js';
-import type { InvitationDoc, MembershipRole } from '../db/documents.js';
+import type { InvitationDoc, MembershipRole } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import { roleOf } from './memberships.js';
 import { normalizeEmail } from './schema.js';

@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { MembershipRole } from '../db/documents.js';
+import type { MembershipRole } from './documents.js';
 import { notFound } from '../errors.js';
 
 /** A workspace as its member sees it in a picker. */

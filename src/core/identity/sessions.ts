@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
-import type { SessionDoc } from '../db/documents.js';
+import type { SessionDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import { findSecretTarget, forgetSecret, registerSecret } from '../db/secret-lookups.js';
 import { hashSecret, hasSecretTokenShape, newSecretToken } from './tokens.js';

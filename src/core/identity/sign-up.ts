@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
-import type { MembershipRole } from '../db/documents.js';
+import type { MembershipRole } from './documents.js';
 import { claimLease, isLeaseHeld, releaseLease, type Lease } from '../db/leases.js';
 import { AppError, isDuplicateKeyError } from '../errors.js';
 import { addressKey, countAgainstRateLimits } from '../auth/rate-limit.js';

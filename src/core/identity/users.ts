@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { UserDoc } from '../db/documents.js';
+import type { UserDoc } from './documents.js';
 import { normalizeEmail } from './schema.js';
 
 /** A user as adapters show them: never the password hash. */

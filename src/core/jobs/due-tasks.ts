@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { CoreDeps } from '../context.js';
 import type { Collections } from '../db/collections.js';
-import type { DueTaskDoc } from '../db/documents.js';
+import type { DueTaskDoc } from './documents.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { claimLease, renewLease } from '../db/leases.js';
 import type { AnyJobDefinition } from './define-job.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaFolderDoc } from '../db/documents.js';
+import type { MediaFolderDoc } from './documents.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
 import { toFolder, type MediaFolder } from './view.js';
 

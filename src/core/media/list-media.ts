@@ -1,7 +1,7 @@
 import type { Filter } from 'mongodb';
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaDoc } from '../db/documents.js';
+import type { MediaDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';

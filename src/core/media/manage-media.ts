@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaDoc } from '../db/documents.js';
+import type { MediaDoc } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';

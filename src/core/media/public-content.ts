@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { CoreDeps } from '../context.js';
-import type { MediaRenditionKind } from '../db/documents.js';
+import type { MediaRenditionKind } from './documents.js';
 import { notFound } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { videoPlaceholder } from './preview.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import sharp, { type OutputInfo } from 'sharp';
 import type { CoreDeps } from '../context.js';
-import type { MediaDoc, MediaRenditionDoc, MediaRenditionKind } from '../db/documents.js';
+import type { MediaDoc, MediaRenditionDoc, MediaRenditionKind } from './documents.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
 import { newStorageKey, type MediaStore } from './store.js';
 import { publicUrlOf } from './view.js';

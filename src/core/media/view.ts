@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { MediaDoc, MediaFolderDoc } from '../db/documents.js';
+import type { MediaDoc, MediaFolderDoc } from './documents.js';
 import type { MediaFolderSchema, MediaSchema } from './schema.js';
 
 /** A media object as the API shows it. */

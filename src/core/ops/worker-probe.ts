@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
-import type { WorkerProbeDoc } from '../db/documents.js';
+import type { WorkerProbeDoc } from './documents.js';
 import { defineJob } from '../jobs/define-job.js';
 import type { JobQueue } from '../jobs/queue.js';
 

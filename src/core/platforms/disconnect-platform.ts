@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import { TikTokApiError } from '../providers/tiktok/errors.js';
 import { revokeToken } from '../providers/tiktok/oauth.js';

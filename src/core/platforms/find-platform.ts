@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformDoc } from './documents.js';
 import { notFound } from '../errors.js';
 
 /** A platform of the scope's workspace, by id; another workspace's id is `not_found` like an unknown one. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformDoc } from './documents.js';
 import type { PlatformSchema } from './schema.js';
 
 /** A connected account as the API shows it (spec section 2, Platform). */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
-import type { OAuthStateDoc } from '../db/documents.js';
+import type { OAuthStateDoc } from './documents.js';
 import { AppError, isDuplicateKeyError } from '../errors.js';
 
 /** How long a connection may sit on TikTok's consent page before its state stops working. */

@@ -1,4 +1,4 @@
-import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformDoc } from './documents.js';
 import { AppError } from '../errors.js';
 
 /** The account's authorization is gone (refresh token expired, rotated away or revoked): a person must reconnect. */

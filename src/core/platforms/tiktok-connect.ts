@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformDoc } from './documents.js';
 import { AppError, isDuplicateKeyError } from '../errors.js';
 import { requireMembership } from '../identity/memberships.js';
 import { buildAuthorizeUrl, exchangeCode, type TikTokTokens } from '../providers/tiktok/oauth.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../context.js';
-import type { PlatformDoc } from '../db/documents.js';
+import type { PlatformDoc } from './documents.js';
 import { claimLease, releaseLease, type Lease } from '../db/leases.js';
 import { AppError } from '../errors.js';
 import { TikTokApiError } from '../providers/tiktok/errors.js';

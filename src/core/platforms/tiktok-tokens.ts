@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { PlatformTokenDoc } from '../db/documents.js';
+import type { PlatformTokenDoc } from './documents.js';
 import type { TikTokTokens } from '../providers/tiktok/oauth.js';
 
 /** A platform's tokens, opened: only ever held in memory, never logged or returned by an endpoint. */

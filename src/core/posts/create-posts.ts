@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc, PostDoc, PostState } from '../db/documents.js';
+import type { PlatformDoc } from '../platforms/documents.js';
+import type { PostDoc, PostState } from './documents.js';
 import { AppError, notFound, type ErrorCode, type IssueDetail } from '../errors.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';

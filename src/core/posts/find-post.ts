@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import { splitGroup } from './view.js';
 

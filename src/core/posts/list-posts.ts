@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import type { ListPostsInput } from './schema.js';
 import { attemptsByPost, toPost, type PostView } from './view.js';

@@ -1,6 +1,6 @@
 import type { CoreDeps, Scope } from '../context.js';
 import { monthlyPeriod, spendFromAllowance, type Spend } from '../db/allowance.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import { limitsOf } from '../plans.js';
 

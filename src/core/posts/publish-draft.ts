@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from './documents.js';
 import { AppError, type IssueDetail } from '../errors.js';
 import { findRootForChange, findWorkspacePost, loadGroup } from './find-post.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from './documents.js';
 import { enqueuePostPublish } from '../publishing/schedule.js';
 
 /** Queues the publish job; when that fails the post stays QUEUE and the engine's sweep queues it. */

@@ -1,5 +1,6 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaDoc, PlatformDoc } from '../db/documents.js';
+import type { MediaDoc } from '../media/documents.js';
+import type { PlatformDoc } from '../platforms/documents.js';
 import { AppError, type IssueDetail } from '../errors.js';
 import { platformDisconnected, reconnectNeeded } from '../platforms/platform-errors.js';
 import { tiktokPostingRules } from '../platforms/tiktok-post-limits.js';

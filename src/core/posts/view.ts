@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CoreDeps } from '../context.js';
-import type { PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import type { PostDoc } from './documents.js';
+import type { PublishAttemptDoc } from '../publishing/documents.js';
 import type { PostAttemptSchema, PostGroupSchema, PostSchema } from './schema.js';
 
 export type PostView = z.infer<typeof PostSchema>;

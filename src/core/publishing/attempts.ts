@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc, PublishAttemptDoc, PublishAttemptPhase } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { PublishAttemptDoc, PublishAttemptPhase } from './documents.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { publishingSettings } from './settings.js';
 import { WORKER_ID } from './worker-id.js';

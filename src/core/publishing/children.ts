@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
 import { claimLease, releaseLease } from '../db/leases.js';
 import { POST_EDIT_LEASE_TTL_MS, postLeaseKey } from '../posts/post-lease.js';
 import { ROOT_FAILED_TEXT } from './error-texts.js';

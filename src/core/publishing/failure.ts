@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { PublishAttemptDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import { TikTokApiError, TikTokInitError } from '../providers/tiktok/errors.js';
 import { recordAttempt } from './attempts.js';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { CoreDeps } from '../context.js';
-import type { MediaDoc } from '../db/documents.js';
+import type { MediaDoc } from '../media/documents.js';
 import { AppError } from '../errors.js';
 import { ensureRendition, renderFittingJpeg, renditionUrlOf, type JpegFit } from '../media/renditions.js';
 import { publicUrlOf } from '../media/view.js';

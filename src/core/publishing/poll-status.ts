@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
 import { AppError } from '../errors.js';
 import type { JobContext } from '../jobs/define-job.js';
 import { withTikTokToken } from '../platforms/tiktok-token-access.js';

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
 import { refundPostCap } from '../posts/post-cap.js';
 import { settleChildren } from './children.js';
 

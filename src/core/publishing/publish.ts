@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../context.js';
-import type { PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { PublishAttemptDoc } from './documents.js';
 import { claimLease, releaseLease } from '../db/leases.js';
 import type { JobContext } from '../jobs/define-job.js';
 import { POST_EDIT_LEASE_TTL_MS, postLeaseKey } from '../posts/post-lease.js';

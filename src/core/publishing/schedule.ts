@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
 import { publishPostHandle } from './job-handles.js';
 
 /**

@@ -1,5 +1,8 @@
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaDoc, PlatformDoc, PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import type { MediaDoc } from '../media/documents.js';
+import type { PlatformDoc } from '../platforms/documents.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { PublishAttemptDoc } from './documents.js';
 import type { JobContext } from '../jobs/define-job.js';
 import { tiktokPostKind } from '../platforms/tiktok-post-rules.js';
 import { withTikTokToken } from '../platforms/tiktok-token-access.js';

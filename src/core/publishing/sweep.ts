@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../context.js';
-import type { PostDoc, PublishAttemptDoc } from '../db/documents.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { PublishAttemptDoc } from './documents.js';
 import { claimLease } from '../db/leases.js';
 import type { JobContext } from '../jobs/define-job.js';
 import { attemptId, latestAttempt, recordAttempt } from './attempts.js';

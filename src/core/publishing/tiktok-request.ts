@@ -1,4 +1,4 @@
-import type { MediaDoc } from '../db/documents.js';
+import type { MediaDoc } from '../media/documents.js';
 import { toTikTokPostFields } from '../platforms/tiktok-post-fields.js';
 import type { TikTokPhotoPost, TikTokPrivacyLevel, TikTokVideoPostInfo } from '../providers/tiktok/publish.js';
 import type { TikTokVideoMimeType } from '../providers/tiktok/upload.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import type { AiSettings } from '../db/documents.js';
+import type { AiSettings } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import { roleOf } from '../identity/memberships.js';
 import { DEFAULT_AI_SETTINGS } from './ai-settings.js';

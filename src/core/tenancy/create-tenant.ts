@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import type { AccountDoc, UserDoc, WorkspaceDoc } from '../db/documents.js';
+import type { UserDoc } from '../identity/documents.js';
+import type { AccountDoc, WorkspaceDoc } from './documents.js';
 import { DEFAULT_AI_SETTINGS } from './ai-settings.js';
 
 export interface NewTenant {

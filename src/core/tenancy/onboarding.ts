@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import type { MembershipRole } from '../db/documents.js';
+import type { MembershipRole } from '../identity/documents.js';
 import { isLeaseHeld } from '../db/leases.js';
 import { notFound } from '../errors.js';
 import { findUsableInvitation } from '../identity/invitations.js';

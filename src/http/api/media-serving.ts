@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { CoreDeps } from '../../core/context.js';
-import type { MediaRenditionKind } from '../../core/db/documents.js';
+import type { MediaRenditionKind } from '../../core/media/documents.js';
 import type { MediaDeps } from '../../core/media/deps.js';
 import { openPublicContent, type PublicVariant } from '../../core/media/public-content.js';
 import { RENDITION_PATHS } from '../../core/media/renditions.js';

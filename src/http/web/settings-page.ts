@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import type { AiSettings } from '../../core/db/documents.js';
+import type { AiSettings } from '../../core/tenancy/documents.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { roleOf } from '../../core/identity/memberships.js';
 import {

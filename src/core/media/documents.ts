@@ -1,0 +1,74 @@
+// Stored documents of the media library. Ids are UUID strings kept in `_id`.
+
+/** Where a media object came from (spec 2): uploads, baked-caption composites, raw AI images. */
+export type MediaSource = 'upload' | 'composite' | 'generated';
+
+/** A media object; its bytes live in the media store under `storageKey`. */
+export interface MediaDoc {
+  _id: string;
+  workspaceId: string;
+  source: MediaSource;
+  status: 'PENDING' | 'READY';
+  /** Opaque store key (128 random bits in hex), never a path. */
+  storageKey: string;
+  /** The secret part of the public URLs (128 random bits in hex), compared in constant time. */
+  publicToken: string;
+  mimeType: string;
+  mediaType: 'image' | 'video' | 'audio' | 'file';
+  size: number | null;
+  /** Hex SHA-256 of the bytes, served as the strong ETag. */
+  sha256: string;
+  originalFileName: string;
+  folderId: string | null;
+  /** Images: `{ width, height }`; videos: `{ width, height, durationSec, fps }` (each null when unreadable). */
+  thumbnailMetadata: Record<string, unknown> | null;
+  /** The stored preview, or null when the generic video placeholder is served. */
+  preview: { storageKey: string; mimeType: string; size: number; sha256: string } | null;
+  finalizedAt: Date | null;
+  createdAt: Date;
+}
+
+/** Which derived copies of a media object exist (one per purpose). */
+export type MediaRenditionKind = 'tiktok';
+
+/**
+ * A derived copy of a media object's bytes, `_id` = `${mediaId}#${kind}` (e.g. the JPEG sent to TikTok for an
+ * image over 1080p). Its own document, not a field on the media doc: FerretDB rewrites whole documents, so
+ * a rendition written while the media is moved to a folder could lose either change; inserting the `_id`
+ * also decides between workers making the same rendition at once. Never updated after the insert.
+ */
+export interface MediaRenditionDoc {
+  _id: string;
+  mediaId: string;
+  workspaceId: string;
+  kind: MediaRenditionKind;
+  storageKey: string;
+  mimeType: string;
+  size: number;
+  /** Hex SHA-256 of the bytes, served as the strong ETag. */
+  sha256: string;
+  width: number;
+  height: number;
+  createdAt: Date;
+}
+
+/** A media folder; its name is unique per workspace through a `media_folder_names` reservation. */
+export interface MediaFolderDoc {
+  _id: string;
+  workspaceId: string;
+  name: string;
+  nameKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * Reserves a folder name in a workspace: `_id` is `${workspaceId}:${nameKey}`, so an insert
+ * decides between concurrent creates and renames. (A unique index on the folders themselves would
+ * do for inserts, but FerretDB reports an update that breaks one without the duplicate-key code.)
+ */
+export interface MediaFolderNameDoc {
+  _id: string;
+  folderId: string;
+  createdAt: Date;
+}
