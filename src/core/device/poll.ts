@@ -48,6 +48,11 @@ export async function pollDeviceToken(
   return redeem(deps, doc, decision, now);
 }
 
+/** The lease whose single claim redeems a device code (deleted with the code by the purge). */
+export function redeemLeaseKey(deviceCodeId: string): string {
+  return `device:redeem:${deviceCodeId}`;
+}
+
 /**
  * Mints the key for an approved code, once. Concurrent polls may all see the approval; the
  * one that claims the lease `device:redeem:<id>` (a single unique insert, atomic on MongoDB
@@ -59,7 +64,7 @@ async function redeem(
   decision: DeviceDecisionDoc,
   now: Date,
 ): Promise<{ status: 'approved'; api_key: string }> {
-  if (!(await claimLease(deps.db, `device:redeem:${doc._id}`, { now }))) throw new DeviceFlowError('expired_token');
+  if (!(await claimLease(deps.db, redeemLeaseKey(doc._id), { now }))) throw new DeviceFlowError('expired_token');
   if (decision.workspaceId === null || decision.accountId === null) {
     throw new Error(`Approved device authorization ${doc._id} has no workspace`);
   }

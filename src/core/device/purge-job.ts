@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
-import { defineJob } from '../jobs/define-job.js';
+import { definePeriodicJob } from '../jobs/periodic-job.js';
 import { nearMissPool } from './guess-guard.js';
+import { redeemLeaseKey } from './poll.js';
 
 /** Expired codes are kept this long, so a late poll still gets `expired_token` from its own record. */
 export const DEVICE_CODE_RETENTION_MS = 60 * 60_000;
@@ -25,7 +25,7 @@ export async function purgeExpiredDeviceCodes(deps: CoreDeps): Promise<number> {
         .toArray()
     ).map((doc) => doc._id);
     if (ids.length === 0) return purged;
-    await deps.db.leases.deleteMany({ key: { $in: ids.map((id) => `device:redeem:${id}`) } });
+    await deps.db.leases.deleteMany({ key: { $in: ids.map(redeemLeaseKey) } });
     await deps.db.ledger.deleteMany({ pool: { $in: ids.map(nearMissPool) } });
     await deps.db.deviceDecisions.deleteMany({ _id: { $in: ids } });
     purged += (await deps.db.deviceCodes.deleteMany({ _id: { $in: ids } })).deletedCount;
@@ -33,13 +33,7 @@ export async function purgeExpiredDeviceCodes(deps: CoreDeps): Promise<number> {
 }
 
 /** The periodic clean-up of expired device codes; the scheduler decides how often it runs. */
-export const purgeExpiredDeviceCodesJob = defineJob({
-  name: 'device.purge-expired',
-  data: z.object({}),
-  retry: { maxRetries: 1, delayMs: 60_000, maxDelayMs: 60_000 },
-  concurrency: 1,
-  async perform(_data, { deps }) {
-    const purged = await purgeExpiredDeviceCodes(deps);
-    if (purged > 0) deps.logger.info({ purged }, 'purged expired device codes');
-  },
+export const purgeExpiredDeviceCodesJob = definePeriodicJob('device.purge-expired', async (deps) => {
+  const purged = await purgeExpiredDeviceCodes(deps);
+  if (purged > 0) deps.logger.info({ purged }, 'purged expired device codes');
 });

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
-import { defineJob } from '../jobs/define-job.js';
+import { definePeriodicJob } from '../jobs/periodic-job.js';
 
 /** How long a key keeps its binding and outcome: the 24 hours clients may retry in. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
@@ -29,13 +28,7 @@ export async function purgeExpiredIdempotencyKeys(deps: CoreDeps): Promise<numbe
 }
 
 /** The periodic clean-up of Idempotency-Key records; the scheduler decides how often it runs. */
-export const purgeExpiredIdempotencyKeysJob = defineJob({
-  name: 'idempotency.purge-expired',
-  data: z.object({}),
-  retry: { maxRetries: 1, delayMs: 60_000, maxDelayMs: 60_000 },
-  concurrency: 1,
-  async perform(_data, { deps }) {
-    const purged = await purgeExpiredIdempotencyKeys(deps);
-    if (purged > 0) deps.logger.info({ purged }, 'purged expired idempotency keys');
-  },
+export const purgeExpiredIdempotencyKeysJob = definePeriodicJob('idempotency.purge-expired', async (deps) => {
+  const purged = await purgeExpiredIdempotencyKeys(deps);
+  if (purged > 0) deps.logger.info({ purged }, 'purged expired idempotency keys');
 });

@@ -63,6 +63,11 @@ export async function findUsableInvitation(deps: CoreDeps, token: string): Promi
   return doc;
 }
 
+/** The lease whose single claim accepts an invitation (deleted with it by the purge). */
+export function invitationLeaseKey(invitationId: string): string {
+  return `invite:${invitationId}`;
+}
+
 /**
  * Makes `userId` a member through the invitation `token`. Single use is decided by claiming
  * the lease `invite:<id>` (one unique insert), not by reading `acceptedAt`, so two people
@@ -82,7 +87,7 @@ export async function acceptInvitation(
     throw new AppError('conflict', 'You are already a member of this workspace');
   }
   const now = deps.now();
-  if (!(await claimLease(deps.db, `invite:${invitation._id}`, { holder: user._id, now }))) {
+  if (!(await claimLease(deps.db, invitationLeaseKey(invitation._id), { holder: user._id, now }))) {
     throw notFound('Invitation');
   }
   await deps.db.memberships.insertOne({

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
-import { defineJob } from '../jobs/define-job.js';
+import { definePeriodicJob } from '../jobs/periodic-job.js';
+import { invitationLeaseKey } from './invitations.js';
 
 /** Rate-limit windows are at most 15 minutes; a day later their ledger slots are history. */
 const RATE_LIMIT_RETENTION_MS = 86_400_000;
@@ -18,7 +18,7 @@ export async function purgeExpiredIdentityRecords(deps: CoreDeps): Promise<numbe
     .toArray();
   const ids = stale.map((doc) => doc._id);
   if (ids.length > 0) {
-    await deps.db.leases.deleteMany({ key: { $in: ids.map((id) => `invite:${id}`) } });
+    await deps.db.leases.deleteMany({ key: { $in: ids.map(invitationLeaseKey) } });
     await deps.db.invitations.deleteMany({ _id: { $in: ids } });
   }
   const slots = await deps.db.ledger.deleteMany({
@@ -29,13 +29,7 @@ export async function purgeExpiredIdentityRecords(deps: CoreDeps): Promise<numbe
 }
 
 /** The periodic clean-up of sign-in records; the scheduler decides how often it runs. */
-export const purgeExpiredIdentityRecordsJob = defineJob({
-  name: 'identity.purge-expired',
-  data: z.object({}),
-  retry: { maxRetries: 1, delayMs: 60_000, maxDelayMs: 60_000 },
-  concurrency: 1,
-  async perform(_data, { deps }) {
-    const purged = await purgeExpiredIdentityRecords(deps);
-    if (purged > 0) deps.logger.info({ purged }, 'purged expired sessions, invitations and rate-limit slots');
-  },
+export const purgeExpiredIdentityRecordsJob = definePeriodicJob('identity.purge-expired', async (deps) => {
+  const purged = await purgeExpiredIdentityRecords(deps);
+  if (purged > 0) deps.logger.info({ purged }, 'purged expired sessions, invitations and rate-limit slots');
 });

@@ -1,9 +1,8 @@
 import type { CoreDeps, Scope } from '../context.js';
-import { AppError } from '../errors.js';
 import { queryCreatorInfo } from '../providers/tiktok/creator-info.js';
 import { findWorkspacePlatform } from './find-platform.js';
 import { toPlatform } from './list-platforms.js';
-import { platformDisconnected, reconnectNeeded } from './platform-errors.js';
+import { requirePostingPlatform } from './platform-errors.js';
 import { withTikTokToken } from './tiktok-token-access.js';
 import { buildTikTokPostingSchema, type PostingSchemaBody } from './tiktok-posting-schema.js';
 
@@ -15,14 +14,7 @@ import { buildTikTokPostingSchema, type PostingSchemaBody } from './tiktok-posti
  */
 export async function getPostingSchema(deps: CoreDeps, scope: Scope, platformId: string): Promise<PostingSchemaBody> {
   const platform = await findWorkspacePlatform(deps, scope, platformId);
-  if (platform.disabled) throw platformDisconnected(platform);
-  if (platform.refreshNeeded) throw reconnectNeeded(platform);
-  if (!platform.capabilities.includes('video')) {
-    throw new AppError(
-      'conflict',
-      'This TikTok account did not allow posting (video.publish) when it was connected. Reconnect it on /platforms and allow every permission.',
-    );
-  }
+  requirePostingPlatform(platform);
   const creator = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(deps.tiktok, token));
   return buildTikTokPostingSchema({ platform: toPlatform(platform), creator, checkedAt: deps.now() });
 }

@@ -18,6 +18,18 @@ export function platformDisconnected(platform: Pick<PlatformDoc, 'displayName' |
   );
 }
 
+/** Refuses an account that cannot post through Postdeck at all (409 conflict, with what to do). */
+export function requirePostingPlatform(platform: PlatformDoc): void {
+  if (platform.disabled) throw platformDisconnected(platform);
+  if (platform.refreshNeeded) throw reconnectNeeded(platform);
+  if (!platform.capabilities.includes('video')) {
+    throw new AppError(
+      'conflict',
+      'This TikTok account did not allow posting (video.publish) when it was connected. Reconnect it on /platforms and allow every permission.',
+    );
+  }
+}
+
 function accountLabel(platform: Pick<PlatformDoc, 'displayName' | 'displayHandle'>): string {
   if (platform.displayHandle) return `@${platform.displayHandle}`;
   return platform.displayName ?? 'unnamed account';

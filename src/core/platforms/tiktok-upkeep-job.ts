@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
 import { AppError } from '../errors.js';
-import { defineJob } from '../jobs/define-job.js';
+import { definePeriodicJob } from '../jobs/periodic-job.js';
 import { TikTokApiError } from '../providers/tiktok/errors.js';
 import { refreshHeld, underTokenLease } from './tiktok-token-access.js';
 import { readTokens } from './tiktok-tokens.js';
@@ -74,13 +73,7 @@ export async function refreshExpiringTokens(deps: CoreDeps, everyMs = TOKEN_UPKE
 }
 
 /** The periodic refresh of TikTok tokens that expire soon. */
-export const tiktokTokenUpkeepJob = defineJob({
-  name: 'tiktok.token-upkeep',
-  data: z.object({}),
-  retry: { maxRetries: 1, delayMs: 60_000, maxDelayMs: 60_000 },
-  concurrency: 1,
-  async perform(_data, { deps }) {
-    const report = await refreshExpiringTokens(deps);
-    if (report.refreshed + report.needReconnect + report.failed > 0) deps.logger.info(report, 'tiktok token upkeep');
-  },
+export const tiktokTokenUpkeepJob = definePeriodicJob('tiktok.token-upkeep', async (deps) => {
+  const report = await refreshExpiringTokens(deps);
+  if (report.refreshed + report.needReconnect + report.failed > 0) deps.logger.info(report, 'tiktok token upkeep');
 });

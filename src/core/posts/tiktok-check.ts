@@ -1,8 +1,8 @@
 import type { CoreDeps, Scope } from '../context.js';
 import type { MediaDoc } from '../media/documents.js';
 import type { PlatformDoc } from '../platforms/documents.js';
-import { AppError, type IssueDetail } from '../errors.js';
-import { platformDisconnected, reconnectNeeded } from '../platforms/platform-errors.js';
+import type { IssueDetail } from '../errors.js';
+import { requirePostingPlatform } from '../platforms/platform-errors.js';
 import { tiktokPostingRules } from '../platforms/tiktok-post-limits.js';
 import type { TikTokPostMedia } from '../platforms/tiktok-media-rules.js';
 import { tiktokPostKind, validateTikTokPost } from '../platforms/tiktok-post-rules.js';
@@ -56,18 +56,6 @@ function toPostMedia(doc: MediaDoc): TikTokPostMedia {
     durationSec: num('durationSec'),
     fps: num('fps'),
   };
-}
-
-/** Refuses an account that cannot post through Postdeck at all (409 conflict, with what to do). */
-export function requirePostingPlatform(platform: PlatformDoc): void {
-  if (platform.disabled) throw platformDisconnected(platform);
-  if (platform.refreshNeeded) throw reconnectNeeded(platform);
-  if (!platform.capabilities.includes('video')) {
-    throw new AppError(
-      'conflict',
-      'This TikTok account did not allow posting (video.publish) when it was connected. Reconnect it on /platforms and allow every permission.',
-    );
-  }
 }
 
 /**
