@@ -8,7 +8,7 @@ import { readIdempotencyKey, respondIdempotently } from '../middleware/idempoten
 import { readJsonBody } from '../middleware/json-body.js';
 import type { AppContext, AppState } from '../shared/context.js';
 import { validate } from '../shared/validate.js';
-import type { RestRoute } from './rest-route.js';
+import type { MultipartBody, RestRoute } from './rest-route.js';
 
 export const PUBLIC_PREFIX = '/public/v1';
 
@@ -27,7 +27,7 @@ export function createPublicRouter(
       const params = route.params ? validate(route.params, ctx.params, 'params') : undefined;
       const query = route.query ? validate(route.query, ctx.query, 'query') : undefined;
       if (route.multipart) {
-        await runUpload(deps, ctx, route, scope, params);
+        await runUpload(deps, ctx, route, route.multipart, scope, params);
         return;
       }
       const body = route.body
@@ -71,12 +71,13 @@ async function runUpload(
   deps: CoreDeps,
   ctx: AppContext,
   route: RestRoute,
+  multipart: MultipartBody,
   scope: Scope,
   params: object | undefined,
 ): Promise<void> {
   const request: IncomingMessage = ctx.req;
   try {
-    const form = await route.multipart!.read(request, deps);
+    const form = await multipart.read(request, deps);
     let input: Record<string, unknown>;
     try {
       input = parseOperationInput(route.operation, { ...form.input, ...params }, (path) => restPath(route, path));
