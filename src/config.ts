@@ -64,6 +64,15 @@ const EnvSchema = z.object({
   TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
   TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
   TIKTOK_EMULATOR_PORT: port.default(0),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_TEXT_MODEL: z.string().min(1).default('gpt-4.1-mini'),
+  OPENAI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+  OPENAI_IMAGE_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
+  OPENAI_TIMEOUT_MS: positiveInt.default(60_000),
+  OPENAI_IMAGE_TIMEOUT_MS: positiveInt.default(180_000),
+  OPENAI_EMULATOR_PORT: port.default(0),
+  AI_IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(3),
   TOKEN_ENCRYPTION_KEY: z
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
@@ -126,6 +135,22 @@ export interface Config {
   };
   /** The built-in TikTok emulator, started when no TikTok credentials are set (port 0: any free port). */
   readonly tiktokEmulator: { readonly port: number };
+  /**
+   * The AI provider (OpenAI or an OpenAI-compatible server). Without OPENAI_API_KEY the built-in
+   * emulator answers (on `emulatorPort`), unless OPENAI_BASE_URL names a server that needs no key.
+   */
+  readonly ai: {
+    readonly apiKey: string | undefined;
+    readonly baseUrl: string | undefined;
+    readonly textModel: string;
+    readonly imageModel: string;
+    readonly imageQuality: 'low' | 'medium' | 'high' | 'auto';
+    readonly textTimeoutMs: number;
+    readonly imageTimeoutMs: number;
+    readonly emulatorPort: number;
+    /** Slide images a generation job draws at once. */
+    readonly imageConcurrency: number;
+  };
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -215,6 +240,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
     },
     tiktokEmulator: { port: vars.TIKTOK_EMULATOR_PORT },
+    ai: {
+      apiKey: vars.OPENAI_API_KEY,
+      baseUrl: vars.OPENAI_BASE_URL?.replace(/\/+$/, ''),
+      textModel: vars.OPENAI_TEXT_MODEL,
+      imageModel: vars.OPENAI_IMAGE_MODEL,
+      imageQuality: vars.OPENAI_IMAGE_QUALITY,
+      textTimeoutMs: vars.OPENAI_TIMEOUT_MS,
+      imageTimeoutMs: vars.OPENAI_IMAGE_TIMEOUT_MS,
+      emulatorPort: vars.OPENAI_EMULATOR_PORT,
+      imageConcurrency: vars.AI_IMAGE_CONCURRENCY,
+    },
   });
 }
 

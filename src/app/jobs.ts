@@ -7,6 +7,7 @@ import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/t
 import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing/jobs.js';
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
 import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
+import { generateSlideshowDefinition } from '../core/slides/generation/job.js';
 
 /** Every job a worker knows, part of composing the app: a capability adds its definitions here. */
 export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
@@ -19,6 +20,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   publishPostJob,
   pollStatusJob,
   sweepPostsJob,
+  generateSlideshowDefinition,
 ];
 
 /** The periodic clean-ups, scheduled when a worker starts (one schedule per name, shared by workers). */

@@ -6,10 +6,13 @@ import { collectionsOf, ensureIndexes } from '../core/db/collections.js';
 import { createJobRunner, type JobRunner } from '../core/jobs/job-runner.js';
 import { postsUsingMedia } from '../core/media/in-use.js';
 import { openMediaStore } from '../core/media/open-store.js';
+import type { AiProviderConfig } from '../core/providers/openai/config.js';
+import { createAiProvider } from '../core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
+import { aiProviderConfig } from './openai-setup.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './jobs.js';
 import { openDatabase, type DatabaseHandle } from '../db/connect.js';
 import { createHttpApp } from '../http/app.js';
@@ -36,12 +39,12 @@ export interface RunningPostdeck extends Core {
 
 /**
  * Opens the database, ensures indexes, and builds the core dependencies and job queue. `tiktok`
- * overrides the TikTok client settings (the emulator's hosts, found by the caller).
+ * and `ai` override the provider settings (the emulators' addresses, found by the caller).
  */
 export async function openCore(
   config: Config,
   logger: Logger,
-  options: { tiktok?: TikTokClientConfig } = {},
+  options: { tiktok?: TikTokClientConfig; ai?: AiProviderConfig } = {},
 ): Promise<Core> {
   const database = await openDatabase(config, logger);
   try {
@@ -57,6 +60,10 @@ export async function openCore(
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
     tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
+    ai: {
+      provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger),
+      imageConcurrency: config.ai.imageConcurrency,
+    },
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },

@@ -4,6 +4,7 @@ import type { Collections } from './db/collections.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { MediaDeps } from './media/deps.js';
 import type { PlanTable } from './plans.js';
+import type { AiProvider } from './providers/openai/provider.js';
 import type { TikTokHttp } from './providers/tiktok/http.js';
 
 /** What every use case may use: the collections, the plan table, a logger, the clock and the providers. */
@@ -18,6 +19,8 @@ export interface CoreDeps {
   readonly tiktok: TikTokHttp;
   /** The media store, limits and public base URL (the publishing engine streams and links media). */
   readonly media: MediaDeps;
+  /** The AI provider (OpenAI, a compatible server, or the emulator, by its base URL) and how hard to drive it. */
+  readonly ai: { readonly provider: AiProvider; readonly imageConcurrency: number };
   /** The job queue: use cases and jobs enqueue work here. */
   readonly jobs: JobQueue;
 }

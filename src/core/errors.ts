@@ -16,6 +16,8 @@ export const ErrorCodes = Object.freeze({
   post_limit_reached: 'post_limit_reached',
   ai_credit_limit_reached: 'ai_credit_limit_reached',
   ai_image_limit_reached: 'ai_image_limit_reached',
+  ai_quota_exhausted: 'ai_quota_exhausted',
+  content_blocked: 'content_blocked',
   invalid_media_file: 'invalid_media_file',
   payload_too_large: 'payload_too_large',
   unsupported_media_type: 'unsupported_media_type',

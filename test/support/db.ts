@@ -14,6 +14,8 @@ import { createLocalMediaStore } from '../../src/core/media/local-store.js';
 import { DEFAULT_PLANS, type PlanTable } from '../../src/core/plans.js';
 import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
+import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
+import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 
@@ -39,12 +41,29 @@ const NO_TIKTOK: TikTokClientConfig = {
   redirectUri: 'http://localhost/platforms/tiktok/callback',
 };
 
+/** An AI provider config aimed at a closed port: tests that use AI pass an emulator's config (test/support/ai.ts). */
+const NO_AI: AiProviderConfig = {
+  apiKey: 'test-key',
+  baseUrl: 'http://127.0.0.1:9/v1',
+  textModel: 'gpt-4.1-mini',
+  imageModel: 'gpt-image-1',
+  imageQuality: 'low',
+  textTimeoutMs: 5_000,
+  imageTimeoutMs: 5_000,
+  attempts: 1,
+  maxRetryWaitMs: 0,
+  emulated: true,
+};
+
 /** Opens a uniquely named database with every index ensured, and core deps on it. */
 export async function openTestDatabase(
   options: {
     plans?: PlanTable;
     logger?: Logger;
     tiktok?: TikTokClientConfig;
+    ai?: AiProviderConfig;
+    /** Slide images a generation job draws at once (default 3). */
+    imageConcurrency?: number;
     /** Overrides of the media settings (limits, public base URL); the store is a temporary directory. */
     media?: Partial<MediaDeps>;
   } = {},
@@ -63,6 +82,7 @@ export async function openTestDatabase(
     now: () => new Date(),
     secrets: createSecretBox(newSecretKey()),
     tiktok: new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 }),
+    ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     media: {
       store: createLocalMediaStore(mediaDir),
       limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },

@@ -10,6 +10,7 @@ import type { WorkerProbeDoc } from '../ops/documents.js';
 import type { OAuthStateDoc, OAuthStateUseDoc, PlatformDoc, PlatformTokenDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from '../publishing/documents.js';
+import type { GenerationJobDoc } from '../slides/generation/documents.js';
 import type { AccountDoc, WorkspaceDoc } from '../tenancy/documents.js';
 
 /** Every collection Postdeck owns, typed. Agenda keeps its own `agendaJobs` collection. */
@@ -43,6 +44,7 @@ export interface Collections {
   posts: Collection<PostDoc>;
   dueTasks: Collection<DueTaskDoc>;
   publishAttempts: Collection<PublishAttemptDoc>;
+  generationJobs: Collection<GenerationJobDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -89,6 +91,8 @@ const INDEXES: IndexTable = {
     { key: { workspaceId: 1, mediaIds: 1, state: 1 } },
   ],
   publishAttempts: [{ key: { postId: 1, n: 1 } }, { key: { phase: 1, leaseExpiresAt: 1 } }],
+  // Read by `_id` (the job's id, checked against the workspace).
+  generationJobs: [],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -121,6 +125,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   posts: 'posts',
   dueTasks: 'due_tasks',
   publishAttempts: 'publish_attempts',
+  generationJobs: 'generation_jobs',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaDoc } from './documents.js';
+import type { MediaDoc, MediaSource } from './documents.js';
 import { AppError } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';
@@ -27,6 +27,7 @@ export async function createUploadedMedia(
   scope: Scope,
   file: IngestedFile,
   fields: UploadFields & { uploadedName?: string | undefined },
+  source: MediaSource = 'upload',
 ): Promise<Media> {
   let previewKey: string | undefined;
   try {
@@ -50,7 +51,7 @@ export async function createUploadedMedia(
     const doc: MediaDoc = {
       _id: randomUUID(),
       workspaceId: scope.workspaceId,
-      source: 'upload',
+      source,
       status: 'READY',
       storageKey: file.storageKey,
       publicToken: randomBytes(16).toString('hex'),

@@ -1,7 +1,9 @@
+import { creditOperations } from '../credits/operations.js';
 import { mediaFolderOperations } from '../media/folder-operations.js';
 import { mediaOperations } from '../media/operations.js';
 import { platformOperations } from '../platforms/operations.js';
 import { postOperations } from '../posts/operations.js';
+import { slideOperations } from '../slides/operations.js';
 import type { AnyOperation } from './operation.js';
 
 /** Every operation Postdeck offers, once; each surface (REST, MCP, bots) binds to this list. */
@@ -10,4 +12,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...mediaFolderOperations,
   ...mediaOperations,
   ...postOperations,
+  ...slideOperations,
+  ...creditOperations,
 ];

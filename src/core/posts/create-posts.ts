@@ -10,6 +10,12 @@ import { checkTikTokPost, issuesMessage, loadPostMedia, type LoadedMedia } from 
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
 
+/** For callers that must create each platform's post at most once across retries (generation jobs). */
+export interface CreatePostsOptions {
+  /** The root post and group id to use for a platform, instead of fresh ones: a second insert is refused. */
+  ids?: (platformId: string) => { rootId: string; groupId: string };
+}
+
 type Entry = CreatePostsResult['results'][number];
 type Outcome = { ok: true; entry: Entry } | { ok: false; platformId: string; index: number; error: AppError };
 
@@ -20,7 +26,12 @@ type Outcome = { ok: true; entry: Entry } | { ok: false; platformId: string; ind
  * platform failed, the failure itself is thrown (several: one code if they share it, else
  * invalid_request, each detail with its `platformId`).
  */
-export async function createPosts(deps: CoreDeps, scope: Scope, input: CreatePostsInput): Promise<CreatePostsResult> {
+export async function createPosts(
+  deps: CoreDeps,
+  scope: Scope,
+  input: CreatePostsInput,
+  options: CreatePostsOptions = {},
+): Promise<CreatePostsResult> {
   const now = deps.now();
   const scheduledFor =
     input.mode === 'schedule'
@@ -46,7 +57,8 @@ export async function createPosts(deps: CoreDeps, scope: Scope, input: CreatePos
       continue;
     }
     try {
-      const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now);
+      const ids = options.ids?.(platformId) ?? { rootId: randomUUID(), groupId: randomUUID() };
+      const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now, ids);
       outcomes.push({ ok: true, entry: { platformId, status: 'created', post } });
     } catch (error) {
       outcomes.push({ ok: false, platformId, index, error: asAppError(deps, error, platformId) });
@@ -107,10 +119,9 @@ async function commit(
   settings: Record<string, unknown>,
   scheduledFor: Date | null,
   now: Date,
+  { rootId, groupId }: { rootId: string; groupId: string },
 ): Promise<PostGroupView> {
   const state: PostState = input.mode === 'draft' ? 'DRAFT' : 'QUEUE';
-  const rootId = randomUUID();
-  const groupId = randomUUID();
   const base = {
     workspaceId: scope.workspaceId,
     accountId: scope.accountId,
@@ -153,6 +164,12 @@ async function commit(
   if (state === 'QUEUE') root.capSpend = await spendPostCap(deps, scope, rootId);
   try {
     await deps.db.posts.insertOne(root);
+  } catch (error) {
+    // Nothing was stored (a root refused as a duplicate of given ids is an earlier call's post: it stays).
+    await refundPostCap(deps, root);
+    throw error;
+  }
+  try {
     if (children.length > 0) await deps.db.posts.insertMany(children);
   } catch (error) {
     // Nothing half-written: no root without its replies, no unit spent for a post that is not there.

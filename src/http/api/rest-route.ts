@@ -20,7 +20,7 @@ export interface RestBindingOptions<Input extends z.ZodObject, Output> {
   method: HttpMethod;
   /** Path below /public/v1 in Koa syntax; each `:name` is an input field. */
   path: string;
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   /** The API reference's group. */
   tag: string;
   /** Input fields read from the query string; the path's fields come from the path, the rest from the body. */
@@ -42,7 +42,7 @@ export interface RestRoute {
   readonly operation: AnyOperation;
   readonly method: HttpMethod;
   readonly path: string;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   readonly tag: string;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
@@ -72,8 +72,9 @@ export function bindRest<Input extends z.ZodObject, Output>(
   }
   if (options.idempotent && options.multipart)
     throw new Error(`${operation.name}: a multipart route cannot be idempotent`);
+  // Picked, not rebuilt: a strict input (one that refuses unknown fields) stays strict in each part.
   const part = (keys: readonly string[]): z.ZodObject | undefined =>
-    keys.length > 0 ? z.object(Object.fromEntries(keys.map((key) => [key, shape[key] as z.ZodType]))) : undefined;
+    keys.length > 0 ? operation.input.pick(Object.fromEntries(keys.map((key) => [key, true])) as never) : undefined;
   const body = options.multipart ? undefined : part(bodyFields);
   const location = new Map<string, InputLocation>([
     ...pathFields.map((key) => [key, 'params'] as const),

@@ -20,6 +20,13 @@ import {
   publishPostOperation,
   reschedulePostOperation,
 } from '../../core/posts/operations.js';
+import { getUsageOperation } from '../../core/credits/operations.js';
+import {
+  captionSlidesOperation,
+  compositeSlidesOperation,
+  generateSlideshowOperation,
+  getGenerationJobOperation,
+} from '../../core/slides/operations.js';
 import { relocateCreatePostsResult } from './create-posts-result.js';
 import { multipartUpload } from './read-upload.js';
 import { bindRest, type RestRoute } from './rest-route.js';
@@ -93,4 +100,30 @@ export const REST_ROUTES: readonly RestRoute[] = [
     bodyName: 'PostPublish',
     idempotent: true,
   }),
+  bindRest(captionSlidesOperation, {
+    method: 'post',
+    path: '/slides/caption',
+    status: 200,
+    tag: 'Slides',
+    bodyName: 'SlideCaptionRequest',
+    idempotent: true,
+  }),
+  bindRest(compositeSlidesOperation, {
+    method: 'post',
+    path: '/slides/composite',
+    status: 201,
+    tag: 'Slides',
+    bodyName: 'SlideCompositeRequest',
+    idempotent: true,
+  }),
+  bindRest(generateSlideshowOperation, {
+    method: 'post',
+    path: '/slides/generate',
+    status: 202,
+    tag: 'Slides',
+    bodyName: 'SlideshowGenerateRequest',
+    idempotent: true,
+  }),
+  bindRest(getGenerationJobOperation, { method: 'get', path: '/slides/generate/:id', status: 200, tag: 'Slides' }),
+  bindRest(getUsageOperation, { method: 'get', path: '/usage', status: 200, tag: 'Usage' }),
 ];

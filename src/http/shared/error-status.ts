@@ -15,12 +15,14 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   not_found: 404,
   conflict: 409,
   not_a_draft: 409,
+  content_blocked: 422,
   idempotency_key_reused: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
   provider_error: 502,
+  ai_quota_exhausted: 503,
 });
 
 /** The code for a bare HTTP error status (thrown by Koa itself), so every body carries a code. */

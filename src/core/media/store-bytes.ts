@@ -1,0 +1,24 @@
+import { Readable } from 'node:stream';
+import type { CoreDeps, Scope } from '../context.js';
+import type { MediaSource } from './documents.js';
+import { ingestUpload } from './ingest.js';
+import { createUploadedMedia } from './upload-media.js';
+import type { Media } from './view.js';
+
+/** Stores bytes Postdeck made itself (a composited slide, an AI image) as a READY media object. */
+export async function storeMediaBytes(
+  deps: CoreDeps,
+  scope: Scope,
+  bytes: Buffer,
+  options: { source: Exclude<MediaSource, 'upload'>; fileName: string },
+): Promise<Media> {
+  const file = await ingestUpload(deps.media, Readable.from([bytes]));
+  return createUploadedMedia(deps, deps.media, scope, file, { fileName: options.fileName }, options.source);
+}
+
+/** The stored bytes of a media object, whole (images only: they are a few MB at most). */
+export async function readMediaBytes(deps: CoreDeps, storageKey: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await deps.media.store.get(storageKey)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { IssueDetail } from '../errors.js';
+import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from './render/index.js';
+import { MAX_CAPTION_CHARS } from './slide-length.js';
+import { strictSlidesInput } from './workspace-input.js';
+
+/** Slides per composite request (spec 8), the most a TikTok carousel takes. */
+export const MAX_COMPOSITE_SLIDES = 35;
+
+const CompositeSlideSchema = z.object({
+  index: z
+    .int()
+    .min(0)
+    .max(MAX_COMPOSITE_SLIDES - 1)
+    .describe('0-based order in the finished carousel; 0 is the hook'),
+  mediaId: z.uuid().describe('a READY image of this workspace'),
+  caption: z.string().min(1).max(MAX_CAPTION_CHARS).describe('1 to 500 characters'),
+  textStyleId: z
+    .enum(TEXT_STYLE_IDS)
+    .optional()
+    .describe('omitted: the workspace default, else primary-sans (TikTok Sans)'),
+  captionSize: z.enum(CAPTION_SIZES).optional().describe('omitted: the workspace default, else medium'),
+  textEffect: z
+    .enum(TEXT_EFFECTS)
+    .optional()
+    .describe('outline (default): white text, dark outline; box: dark text on a white box'),
+});
+
+export const CompositeInputSchema = strictSlidesInput({
+  slides: z.array(CompositeSlideSchema).min(1).max(MAX_COMPOSITE_SLIDES).describe('1 to 35 slides'),
+});
+export type CompositeInput = z.output<typeof CompositeInputSchema>;
+
+/** Each index once: it is the slide's place in the carousel. */
+export function checkCompositeInput(input: CompositeInput): IssueDetail[] {
+  const seen = new Set<number>();
+  return input.slides.flatMap((slide, position) => {
+    const twice = seen.has(slide.index);
+    seen.add(slide.index);
+    return twice ? [{ path: ['slides', position, 'index'], message: `index ${slide.index} is given twice` }] : [];
+  });
+}
+
+const SlideWarningSchema = z.object({
+  index: z.int(),
+  code: z.string().describe('text_shrunk: the caption did not fit at its size and was drawn smaller'),
+  message: z.string(),
+});
+
+export const CompositeResultSchema = z
+  .object({
+    slides: z.array(z.object({ index: z.int(), mediaId: z.uuid() })).describe('the composited media, in index order'),
+    warnings: z
+      .array(SlideWarningSchema)
+      .describe('per slide, what was changed to make the text fit; empty when nothing was'),
+  })
+  .meta({ id: 'CompositeResult' });
+export type CompositeResult = z.infer<typeof CompositeResultSchema>;

@@ -1,0 +1,79 @@
+import type { CoreDeps, Scope } from '../context.js';
+import { invalidRequest, notFound, type IssueDetail } from '../errors.js';
+import type { MediaDoc } from '../media/documents.js';
+import { deleteMedia } from '../media/manage-media.js';
+import { readMediaBytes, storeMediaBytes } from '../media/store-bytes.js';
+import { getAiSettings } from '../tenancy/ai-settings-update.js';
+import type { CompositeInput, CompositeResult } from './composite-schema.js';
+import { renderSlide } from './render/index.js';
+
+/** Slides rendered at once: rendering is CPU work in libvips threads, which a few at once keep busy. */
+const RENDER_CONCURRENCY = 4;
+
+/**
+ * Bakes each caption onto its image and stores the results as new media (source composite), in
+ * index order. Every image is checked first (this workspace's, READY, an image); if anything fails
+ * midway the composites made so far are deleted, so a failed call leaves nothing behind.
+ */
+export async function compositeSlides(deps: CoreDeps, scope: Scope, input: CompositeInput): Promise<CompositeResult> {
+  const settings = await getAiSettings(deps, scope);
+  const sources = await loadImages(deps, scope, input);
+  const slides = input.slides.map((slide, position) => ({ ...slide, position })).sort((a, b) => a.index - b.index);
+  const made: { index: number; mediaId: string }[] = [];
+  const warnings: CompositeResult['warnings'] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < slides.length) {
+      const slide = slides[next++] as (typeof slides)[number];
+      const source = sources.get(slide.mediaId) as MediaDoc;
+      const rendered = await renderSlide({
+        image: await readMediaBytes(deps, source.storageKey),
+        caption: slide.caption,
+        textStyleId: slide.textStyleId ?? settings.defaultTextStyle,
+        captionSize: slide.captionSize ?? settings.defaultCaptionSize,
+        textEffect: slide.textEffect ?? 'outline',
+        role: slide.index === 0 ? 'hook' : 'body',
+        language: settings.defaultLanguage,
+      });
+      const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
+        source: 'composite',
+        fileName: `slide-${slide.index + 1}.jpg`,
+      });
+      made.push({ index: slide.index, mediaId: media.id });
+      for (const { code, message } of rendered.warnings) warnings.push({ index: slide.index, code, message });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(RENDER_CONCURRENCY, slides.length) }, lane));
+  } catch (error) {
+    await discard(deps, scope, made);
+    throw error;
+  }
+  const byIndex = (a: { index: number }, b: { index: number }) => a.index - b.index;
+  return { slides: made.sort(byIndex), warnings: warnings.sort(byIndex) };
+}
+
+/** The source images by id; another workspace's or a missing id is not_found, a video or unready one invalid. */
+async function loadImages(deps: CoreDeps, scope: Scope, input: CompositeInput): Promise<Map<string, MediaDoc>> {
+  const ids = [...new Set(input.slides.map((slide) => slide.mediaId))];
+  const docs = await deps.db.media.find({ _id: { $in: ids }, workspaceId: scope.workspaceId }).toArray();
+  const byId = new Map(docs.map((doc) => [doc._id, doc]));
+  const issues: IssueDetail[] = [];
+  for (const [position, slide] of input.slides.entries()) {
+    const doc = byId.get(slide.mediaId);
+    if (!doc) throw notFound(`Media ${slide.mediaId}`);
+    if (doc.mediaType !== 'image')
+      issues.push({
+        path: ['slides', position, 'mediaId'],
+        message: `media ${doc._id} is a ${doc.mediaType}; captions are baked onto images`,
+      });
+    else if (doc.status !== 'READY')
+      issues.push({ path: ['slides', position, 'mediaId'], message: `media ${doc._id} is not READY yet` });
+  }
+  if (issues.length > 0) throw invalidRequest(issues);
+  return byId;
+}
+
+async function discard(deps: CoreDeps, scope: Scope, made: { mediaId: string }[]): Promise<void> {
+  for (const { mediaId } of made) await deleteMedia(deps, deps.media, scope, mediaId).catch(() => undefined);
+}

@@ -1,0 +1,70 @@
+import type { Actor } from '../../context.js';
+import type { CreditSpend } from '../../credits/credits.js';
+import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
+import type { SlideLength } from '../slide-length.js';
+
+// Stored documents of slideshow generation. Ids are UUID strings kept in `_id`.
+
+export type GenerationStatus = 'WAITING' | 'PROCESSING' | 'DONE' | 'FAILED';
+
+/** Where a job is (beyond the spec's status): stages only move forward. */
+export type GenerationStage = 'queued' | 'writing_captions' | 'generating_images' | 'creating_post' | 'done' | 'failed';
+
+/** One slide of a job: its text, and what the job has made of it so far (kept for a resumed run). */
+export interface GenerationSlideDoc {
+  index: number;
+  caption: string;
+  imagePrompt: string;
+  /** The raw AI image (media source `generated`), once drawn and stored. */
+  generatedMediaId: string | null;
+  /** The image credit paid for it (ledger ref `<jobId>#<index>`). */
+  imageSpend: CreditSpend | null;
+  /** The slide with its caption baked on (media source `composite`). */
+  compositeMediaId: string | null;
+  warnings: { code: string; message: string }[];
+}
+
+/** What the request asked for, defaults applied (the job runs on this alone). */
+export interface GenerationRequestDoc {
+  platformIds: string[];
+  topic: string | null;
+  slideCount: number;
+  language: string;
+  slideLength: SlideLength;
+  content: string | null;
+  mode: 'now' | 'schedule' | 'draft';
+  scheduledFor: string | null;
+  textStyleId: TextStyleId;
+  captionSize: CaptionSize;
+  textEffect: TextEffect;
+  settings: Record<string, unknown>;
+}
+
+/** A slideshow generation job: the request, its progress and outcome, resumable after a crash. */
+export interface GenerationJobDoc {
+  _id: string;
+  workspaceId: string;
+  accountId: string;
+  /** Who asked: the post is created in their name. */
+  actor: Actor;
+  status: GenerationStatus;
+  stage: GenerationStage;
+  request: GenerationRequestDoc;
+  /** The caption credit of the topic path, spent when the job was submitted. */
+  captionSpend: CreditSpend | null;
+  /** The generated overall caption (topic path), once written. */
+  generatedCaption: string | null;
+  /** Empty until the captions exist (topic path) or from the start (slides path). */
+  slides: GenerationSlideDoc[];
+  total: number;
+  completed: number;
+  postGroupId: string | null;
+  postGroupIds: string[];
+  error: string | null;
+  errorCode: string | null;
+  /** The slide whose failure ended the job. */
+  failedSlideIndex: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}

@@ -1,0 +1,28 @@
+import type { CoreDeps, Scope } from '../../context.js';
+import { notFound } from '../../errors.js';
+import type { GenerationJobDoc } from './documents.js';
+import type { GenerationJob } from './schema.js';
+
+/** A generation job of the caller's workspace; anyone else's id is simply not found. */
+export async function getGenerationJob(deps: CoreDeps, scope: Scope, id: string): Promise<GenerationJob> {
+  const job = await deps.db.generationJobs.findOne({ _id: id });
+  if (!job || job.workspaceId !== scope.workspaceId) throw notFound('Generation job');
+  return toGenerationJob(job);
+}
+
+export function toGenerationJob(job: GenerationJobDoc): GenerationJob {
+  return {
+    id: job._id,
+    status: job.status,
+    stage: job.stage,
+    total: job.total,
+    completed: job.completed,
+    postGroupId: job.postGroupId,
+    postGroupIds: job.postGroupIds,
+    error: job.error,
+    errorCode: job.errorCode,
+    failedSlideIndex: job.failedSlideIndex,
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+  };
+}

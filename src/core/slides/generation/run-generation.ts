@@ -1,0 +1,85 @@
+import type { CoreDeps, Scope } from '../../context.js';
+import { refundCredit } from '../../credits/credits.js';
+import { AppError } from '../../errors.js';
+import { getAiSettings } from '../../tenancy/ai-settings-update.js';
+import { writeCaptions } from '../write-captions.js';
+import { createJobPosts } from './create-job-posts.js';
+import type { GenerationJobDoc } from './documents.js';
+import { JobWriter } from './job-writer.js';
+import { makeSlides, SlideFailure } from './make-slides.js';
+import { UNSTARTED } from './submit.js';
+
+/**
+ * Runs a generation job from wherever it stands: captions (topic path), then each slide's image and
+ * composite, then the post. Everything done is recorded as it happens, so a run that dies is resumed
+ * by the next without paying or posting twice. An outcome a user must act on (a blocked prompt, a
+ * used-up pool, a provider failure) ends the job FAILED; anything else is thrown for the queue to retry.
+ */
+export async function runGeneration(deps: CoreDeps, jobId: string): Promise<void> {
+  const job = await deps.db.generationJobs.findOne({ _id: jobId });
+  if (!job || job.status === 'DONE' || job.status === 'FAILED') return;
+  const writer = new JobWriter(deps, job);
+  const scope: Scope = { workspaceId: job.workspaceId, accountId: job.accountId, actor: job.actor };
+  try {
+    if (job.status === 'WAITING') await writer.stage(job.stage, { status: 'PROCESSING' });
+    if (job.slides.length === 0) await writeJobCaptions(deps, scope, writer);
+    await writer.stage('generating_images');
+    await makeSlides(deps, scope, writer, deps.ai.imageConcurrency);
+    await writer.stage('creating_post');
+    const { groupIds, failures } = await createJobPosts(deps, scope, job);
+    await writer.stage('done', {
+      status: 'DONE',
+      postGroupId: groupIds[0] ?? null,
+      postGroupIds: groupIds,
+      error: failures.length > 0 ? `No post for ${failures.join('; ')}` : null,
+      finishedAt: deps.now(),
+    });
+  } catch (error) {
+    if (error instanceof SlideFailure) return failJob(deps, writer, error.failure, error.index);
+    if (error instanceof AppError) return failJob(deps, writer, error, null);
+    throw error;
+  }
+}
+
+/** Ends a job FAILED for good (the last retry of an unexpected error too); the queue will not run it again. */
+export async function failJob(
+  deps: CoreDeps,
+  writer: JobWriter,
+  error: AppError,
+  slideIndex: number | null,
+): Promise<void> {
+  const { job } = writer;
+  // The caption credit pays for captions; a job that never got them gives it back.
+  if (job.captionSpend && job.slides.length === 0) await refundCredit(deps, job.captionSpend);
+  await writer.stage('failed', {
+    status: 'FAILED',
+    error: slideIndex === null ? error.message : `Slide ${slideIndex} failed: ${error.message}`,
+    errorCode: error.code,
+    failedSlideIndex: slideIndex,
+    finishedAt: deps.now(),
+  });
+}
+
+async function writeJobCaptions(deps: CoreDeps, scope: Scope, writer: JobWriter): Promise<void> {
+  const { request } = writer.job;
+  await writer.stage('writing_captions');
+  const settings = await getAiSettings(deps, scope);
+  const captions = await writeCaptions(deps.ai.provider, {
+    topic: request.topic ?? '',
+    slideCount: request.slideCount,
+    language: request.language,
+    slideLength: request.slideLength,
+    imagePrompts: true,
+    systemPrompt: settings.systemPrompt,
+    knowledgeBase: settings.knowledgeBase,
+  });
+  await writer.stage('writing_captions', {
+    generatedCaption: captions.caption,
+    slides: captions.slides.map((slide) => ({
+      ...slide,
+      imagePrompt: slide.imagePrompt ?? '',
+      ...UNSTARTED,
+      warnings: [],
+    })),
+  });
+}

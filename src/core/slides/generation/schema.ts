@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { IssueDetail } from '../../errors.js';
+import { CreatePostsInputSchema, requireTimeToSchedule } from '../../posts/schema.js';
+import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
+import { LanguageSchema } from '../languages.js';
+import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from '../render/index.js';
+import { MAX_CAPTION_CHARS, SlideLengthSchema } from '../slide-length.js';
+import { strictSlidesInput } from '../workspace-input.js';
+
+/** Slides a job may generate: one AI image each, so the same bound as the caption endpoint's slideCount. */
+export const MAX_GENERATED_SLIDES = 10;
+
+const GivenSlideSchema = z.object({
+  index: z
+    .int()
+    .min(0)
+    .max(MAX_GENERATED_SLIDES - 1)
+    .describe('0-based order; 0 is the hook'),
+  caption: z.string().trim().min(1).max(MAX_CAPTION_CHARS).describe('baked onto the generated image'),
+  imagePrompt: z.string().trim().min(1).max(4000).describe("a self-contained prompt for the slide's image"),
+});
+
+export const GenerateInputSchema = strictSlidesInput({
+  platformIds: CreatePostsInputSchema.shape.platformIds,
+  topic: TopicSchema.optional().describe('required unless slides is given; spends 1 caption credit'),
+  slideCount: SlideCountSchema.optional().describe('topic path only; default 6'),
+  language: LanguageSchema.optional().describe("topic path: the captions' language; omitted: the workspace default"),
+  slideLength: SlideLengthSchema.optional().describe(
+    'topic path only: short, medium, long; omitted: the workspace default',
+  ),
+  content: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe('the post caption; topic path: omitted uses the generated one; slides path: omitted posts none'),
+  slides: z
+    .array(GivenSlideSchema)
+    .min(1)
+    .max(MAX_GENERATED_SLIDES)
+    .optional()
+    .describe('required unless topic is given: pre-written slides, each with caption and imagePrompt'),
+  mode: CreatePostsInputSchema.shape.mode.describe('draft (recommended), schedule or now'),
+  scheduledFor: CreatePostsInputSchema.shape.scheduledFor,
+  textStyleId: z.enum(TEXT_STYLE_IDS).optional().describe('caption font; omitted: the workspace default'),
+  captionSize: z.enum(CAPTION_SIZES).optional().describe('omitted: the workspace default, else medium'),
+  textEffect: z
+    .enum(TEXT_EFFECTS)
+    .optional()
+    .describe('outline (default): white text, dark outline; box: dark text on a white box'),
+  settings: CreatePostsInputSchema.shape.settings.describe("the created post's provider settings; default {}"),
+});
+export type GenerateInput = z.output<typeof GenerateInputSchema>;
+
+/** The rules across fields: exactly one of topic or slides, topic-only fields, a time to schedule. */
+export function checkGenerateInput(input: GenerateInput): IssueDetail[] {
+  const issues: IssueDetail[] = [];
+  const hasTopic = input.topic !== undefined;
+  const hasSlides = input.slides !== undefined;
+  if (hasTopic === hasSlides) {
+    issues.push({ path: hasTopic ? ['slides'] : ['topic'], message: 'give exactly one of topic or slides' });
+  }
+  if (hasSlides) {
+    for (const field of ['slideCount', 'slideLength'] as const) {
+      if (input[field] !== undefined)
+        issues.push({ path: [field], message: `${field} applies to the topic path only` });
+    }
+    const seen = new Set<number>();
+    input.slides?.forEach((slide, position) => {
+      if (seen.has(slide.index))
+        issues.push({ path: ['slides', position, 'index'], message: `index ${slide.index} is given twice` });
+      seen.add(slide.index);
+    });
+  }
+  return [...issues, ...requireTimeToSchedule(input)];
+}
+
+export const GenerationJobSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(['WAITING', 'PROCESSING', 'DONE', 'FAILED']),
+    stage: z
+      .enum(['queued', 'writing_captions', 'generating_images', 'creating_post', 'done', 'failed'])
+      .describe('where the job is; only moves forward'),
+    total: z.int().describe('images in the batch (one per slide)'),
+    completed: z.int().describe('images generated and uploaded so far; only grows'),
+    postGroupId: z.uuid().nullable().describe("the created post's group id once DONE (the first platform's)"),
+    postGroupIds: z.array(z.uuid()).describe('every created post group, one per platform'),
+    error: z.string().nullable().describe('why the job failed, naming the slide when one did'),
+    errorCode: z.string().nullable().describe('the failure as a stable code (e.g. content_blocked, provider_error)'),
+    failedSlideIndex: z.int().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'GenerationJob' });
+export type GenerationJob = z.infer<typeof GenerationJobSchema>;
+
+export const GenerateAcceptedSchema = z
+  .object({
+    jobId: z.uuid().describe('poll get generation job with it'),
+    status: z.literal('WAITING'),
+    total: z.int().describe('images the job will generate'),
+  })
+  .meta({ id: 'GenerationAccepted' });
+
+/** Any string: an id that is not one of this workspace's jobs is simply not found (spec 4). */
+export const GenerationJobIdInputSchema = z.object({
+  id: z.string().min(1).max(200).describe('the jobId returned by generate'),
+});

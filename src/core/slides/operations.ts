@@ -1,0 +1,82 @@
+import { defineOperation } from '../operations/operation.js';
+import { CaptionInputSchema, CaptionResultSchema } from './caption-schema.js';
+import { captionSlides } from './caption-slides.js';
+import { checkCompositeInput, CompositeInputSchema, CompositeResultSchema } from './composite-schema.js';
+import { compositeSlides } from './composite-slides.js';
+import { getGenerationJob } from './generation/get-job.js';
+import {
+  checkGenerateInput,
+  GenerateAcceptedSchema,
+  GenerateInputSchema,
+  GenerationJobIdInputSchema,
+  GenerationJobSchema,
+} from './generation/schema.js';
+import { submitGeneration } from './generation/submit.js';
+
+export const captionSlidesOperation = defineOperation({
+  name: 'caption_slides',
+  title: 'Write slide captions',
+  summary:
+    "Write a carousel's post caption and one caption per slide (index 0 the hook), optionally with image prompts; spends 1 caption credit",
+  input: CaptionInputSchema,
+  output: CaptionResultSchema,
+  result: 'the overall caption and the slides in order',
+  errors: [
+    'invalid_request',
+    'ai_credit_limit_reached',
+    'content_blocked',
+    'rate_limited',
+    'ai_quota_exhausted',
+    'provider_error',
+  ],
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  run: (deps, scope, input) => captionSlides(deps, scope, input),
+});
+
+export const compositeSlidesOperation = defineOperation({
+  name: 'composite_slides',
+  title: 'Bake captions onto slides',
+  summary:
+    "Draw each caption onto its uploaded image in TikTok's look, inside the safe zone, as new media in order; spends no credits",
+  input: CompositeInputSchema,
+  check: checkCompositeInput,
+  output: CompositeResultSchema,
+  result: 'the new composited media ids in index order, and per-slide warnings (text shrunk to fit)',
+  errors: ['invalid_request', 'not_found'],
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  run: (deps, scope, input) => compositeSlides(deps, scope, input),
+});
+
+export const generateSlideshowOperation = defineOperation({
+  name: 'generate_slideshow',
+  title: 'Generate a slideshow',
+  summary:
+    'Queue a slideshow: captions (topic) or given slides, one AI image per slide, captions baked on, then the post; poll the job',
+  input: GenerateInputSchema,
+  check: checkGenerateInput,
+  output: GenerateAcceptedSchema,
+  result: 'the queued job (WAITING) and how many images it will generate',
+  errors: ['invalid_request', 'not_found', 'ai_image_limit_reached', 'ai_credit_limit_reached'],
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  run: (deps, scope, input) => submitGeneration(deps, scope, input),
+});
+
+export const getGenerationJobOperation = defineOperation({
+  name: 'get_generation_job',
+  title: 'Get a generation job',
+  summary: 'Read a slideshow job: status, stage, images completed of total, and the post group once DONE',
+  input: GenerationJobIdInputSchema,
+  output: GenerationJobSchema,
+  result: 'the job',
+  errors: ['not_found'],
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  run: (deps, scope, input) => getGenerationJob(deps, scope, input.id),
+});
+
+/** The slides operations, in the order the API reference lists them. */
+export const slideOperations = [
+  captionSlidesOperation,
+  compositeSlidesOperation,
+  generateSlideshowOperation,
+  getGenerationJobOperation,
+] as const;

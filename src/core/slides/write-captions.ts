@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { AiProvider } from '../providers/openai/provider.js';
+import type { CaptionResult } from './caption-schema.js';
+import { languageName } from './languages.js';
+import { captionWidth, MAX_CAPTION_CHARS, SLIDE_LENGTH_LIMITS, type SlideLength } from './slide-length.js';
+
+/** Everything a caption call is decided by, defaults and workspace settings already applied. */
+export interface CaptionBrief {
+  topic: string;
+  slideCount: number;
+  language: string;
+  slideLength: SlideLength;
+  imagePrompts: boolean;
+  systemPrompt: string;
+  knowledgeBase: string;
+}
+
+/** The longest overall caption kept: TikTok shows about this much before "more". */
+const MAX_POST_CAPTION = 2200;
+
+// An image prompt leaning on another slide cannot be drawn on its own.
+const REFERS_ELSEWHERE =
+  /\b(same|similar)\s+(as|to)\s+(slide|the\s+(previous|last|first|other|above))|\bprevious\s+(slide|image|one)\b|\bslide\s*#?\d+\b|\bas\s+(above|before)\b/i;
+
+/**
+ * Asks the model for the carousel's captions with structured output and checks the answer: exactly
+ * `slideCount` slides in order (index 0 the hook), each within the slide length's limit, image
+ * prompts self-contained. An answer that fails a check is asked for again, within the provider's bound.
+ */
+export function writeCaptions(provider: AiProvider, brief: CaptionBrief): Promise<CaptionResult> {
+  const limit = SLIDE_LENGTH_LIMITS[brief.slideLength];
+  return provider.structured({
+    purpose: 'captions',
+    system: systemPrompt(brief, limit),
+    user: [
+      'Write the captions for one carousel.',
+      `Topic: ${brief.topic.replace(/\s+/g, ' ')}`,
+      `Language: ${brief.language}`,
+      `Slides: ${brief.slideCount}`,
+      `Slide length: ${brief.slideLength}`,
+      `Max characters per slide: ${limit}`,
+      `Image prompts: ${brief.imagePrompts ? 'yes' : 'no'}`,
+    ].join('\n'),
+    schemaName: 'slide_captions',
+    jsonSchema: answerJsonSchema(brief),
+    accept: (value) => acceptAnswer(value, brief, limit),
+  });
+}
+
+function systemPrompt(brief: CaptionBrief, limit: number): string {
+  const parts = [
+    'You write captions for TikTok photo carousels (slideshows).',
+    `Write every caption in ${languageName(brief.language)}.`,
+    'Slide index 0 is the hook: one punchy line that makes a viewer stop scrolling. The last slide closes the story or invites a follow.',
+    `Each slide caption is at most ${limit} characters (count each Chinese, Japanese or Korean character as 2). No hashtags on slides.`,
+    'The overall caption is the post description: one or two sentences and up to 4 hashtags.',
+  ];
+  if (brief.imagePrompts) {
+    parts.push(
+      'Each slide also gets an English imagePrompt: a complete, self-contained description of a photo for that slide alone (subject, setting, light, mood), vertical composition, no text or letters in the image. Never refer to other slides.',
+    );
+  }
+  if (brief.systemPrompt.trim()) parts.push(`Instructions from the workspace:\n${brief.systemPrompt.trim()}`);
+  if (brief.knowledgeBase.trim()) parts.push(`Knowledge base (facts you may rely on):\n${brief.knowledgeBase.trim()}`);
+  return parts.join('\n\n');
+}
+
+/** The strict JSON schema of the answer (every property required, nothing extra). */
+function answerJsonSchema(brief: CaptionBrief): Record<string, unknown> {
+  const slideProperties: Record<string, unknown> = { index: { type: 'integer' }, caption: { type: 'string' } };
+  if (brief.imagePrompts) slideProperties.imagePrompt = { type: 'string' };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['caption', 'slides'],
+    properties: {
+      caption: { type: 'string' },
+      slides: {
+        type: 'array',
+        minItems: brief.slideCount,
+        maxItems: brief.slideCount,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: Object.keys(slideProperties),
+          properties: slideProperties,
+        },
+      },
+    },
+  };
+}
+
+const AnswerSchema = z.object({
+  caption: z.string(),
+  slides: z.array(z.object({ index: z.int(), caption: z.string(), imagePrompt: z.string().optional() })),
+});
+
+function acceptAnswer(
+  value: unknown,
+  brief: CaptionBrief,
+  limit: number,
+): { ok: true; value: CaptionResult } | { ok: false; reason: string } {
+  const parsed = AnswerSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, reason: 'the answer did not match the requested shape' };
+  const { caption, slides } = parsed.data;
+  if (slides.length !== brief.slideCount) {
+    return { ok: false, reason: `it had ${slides.length} slides instead of ${brief.slideCount}` };
+  }
+  const ordered = [...slides].sort((a, b) => a.index - b.index);
+  const result: CaptionResult = { caption: caption.trim().slice(0, MAX_POST_CAPTION), slides: [] };
+  for (const [position, slide] of ordered.entries()) {
+    const text = slide.caption.trim();
+    if (slide.index !== position) return { ok: false, reason: 'the slide indexes were not 0 to n-1' };
+    if (!text) return { ok: false, reason: `slide ${position} had an empty caption` };
+    if (captionWidth(text) > limit || text.length > MAX_CAPTION_CHARS) {
+      return { ok: false, reason: `slide ${position}'s caption was longer than ${limit} characters` };
+    }
+    const entry: CaptionResult['slides'][number] = { index: position, caption: text };
+    if (brief.imagePrompts) {
+      const prompt = slide.imagePrompt?.trim() ?? '';
+      if (prompt.length < 20) return { ok: false, reason: `slide ${position} had no usable image prompt` };
+      if (REFERS_ELSEWHERE.test(prompt)) {
+        return { ok: false, reason: `slide ${position}'s image prompt referred to another slide` };
+      }
+      entry.imagePrompt = prompt;
+    }
+    result.slides.push(entry);
+  }
+  return { ok: true, value: result };
+}
