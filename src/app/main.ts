@@ -12,7 +12,8 @@ import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
-import { aiProviderConfig } from './openai-setup.js';
+import { aiProviderConfig, usesOpenAiEmulator } from './openai-setup.js';
+import { startLocalOpenAiEmulator } from './openai-emulator.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './jobs.js';
 import { openDatabase, type DatabaseHandle } from '../db/connect.js';
 import { createHttpApp } from '../http/app.js';
@@ -104,11 +105,19 @@ export async function startPostdeck(
   const emulator: LocalTikTokEmulator | undefined = usesTikTokEmulator(config)
     ? await startLocalTikTokEmulator(config, logger)
     : undefined;
+  const openai = usesOpenAiEmulator(config) ? await startLocalOpenAiEmulator(config, logger) : undefined;
+  const stopEmulators = async () => {
+    await emulator?.stop();
+    await openai?.stop();
+  };
   let core: Core;
   try {
-    core = await openCore(config, logger, { tiktok: tiktokClientConfig(config, emulator) });
+    core = await openCore(config, logger, {
+      tiktok: tiktokClientConfig(config, emulator),
+      ai: aiProviderConfig(config, openai?.baseUrl),
+    });
   } catch (error) {
-    await emulator?.stop();
+    await stopEmulators();
     throw error;
   }
   let http: RunningHttpServer | undefined;
@@ -129,7 +138,7 @@ export async function startPostdeck(
     }
   } catch (error) {
     await core.close();
-    await emulator?.stop();
+    await stopEmulators();
     throw error;
   }
 
@@ -143,7 +152,7 @@ export async function startPostdeck(
         const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         await core.database.close();
-        await emulator?.stop();
+        await stopEmulators();
         logger.info('stopped');
       })();
       return stopping;

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { Actor } from './actor.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Collections } from './db/collections.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -25,15 +26,11 @@ export interface CoreDeps {
   readonly jobs: JobQueue;
 }
 
-/** Who is acting: an API key, a signed-in user, or the system itself (jobs, CLI). */
-export type Actor =
-  | { readonly type: 'api_key'; readonly keyId: string; readonly userId: string | null }
-  | { readonly type: 'user'; readonly userId: string }
-  | { readonly type: 'system' };
-
 /** The neutral request context every adapter builds; every query is scoped by it. */
 export interface Scope {
   readonly workspaceId: string;
   readonly accountId: string;
   readonly actor: Actor;
 }
+
+export type { Actor } from './actor.js';

@@ -1,5 +1,6 @@
 import type { CoreDeps, Scope } from '../context.js';
-import { countSpent, monthlyPeriod, spendFromAllowance, type Spend } from '../db/allowance.js';
+import { countSpent, monthlyPeriod, spendFromAllowance } from '../db/allowance.js';
+import type { SpendDoc } from '../db/primitive-documents.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { limitsOf, type PlanLimits } from '../plans.js';
 
@@ -7,9 +8,7 @@ import { limitsOf, type PlanLimits } from '../plans.js';
 export type CreditPool = 'caption' | 'image';
 
 /** A spent credit, with what it paid for: refunds delete the slot only while it still pays for that. */
-export interface CreditSpend extends Spend {
-  ref: string;
-}
+export type CreditSpend = SpendDoc;
 
 const POOLS: Record<CreditPool, { limit: keyof PlanLimits; code: ErrorCode; what: string }> = {
   caption: { limit: 'captionCredits', code: 'ai_credit_limit_reached', what: 'caption credits' },

@@ -42,3 +42,12 @@ export interface SecretLookupDoc {
   /** When the target stops being valid (sessions); null for records that do not expire. */
   expiresAt: Date | null;
 }
+
+/** A unit spent from an allowance and what it paid for, as a document that records it keeps it. */
+export interface SpendDoc {
+  id: string;
+  pool: string;
+  period: string;
+  slot: number;
+  ref: string;
+}

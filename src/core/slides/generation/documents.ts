@@ -1,5 +1,5 @@
-import type { Actor } from '../../context.js';
-import type { CreditSpend } from '../../credits/credits.js';
+import type { Actor } from '../../actor.js';
+import type { SpendDoc } from '../../db/primitive-documents.js';
 import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
 import type { SlideLength } from '../slide-length.js';
 
@@ -18,7 +18,7 @@ export interface GenerationSlideDoc {
   /** The raw AI image (media source `generated`), once drawn and stored. */
   generatedMediaId: string | null;
   /** The image credit paid for it (ledger ref `<jobId>#<index>`). */
-  imageSpend: CreditSpend | null;
+  imageSpend: SpendDoc | null;
   /** The slide with its caption baked on (media source `composite`). */
   compositeMediaId: string | null;
   warnings: { code: string; message: string }[];
@@ -51,7 +51,7 @@ export interface GenerationJobDoc {
   stage: GenerationStage;
   request: GenerationRequestDoc;
   /** The caption credit of the topic path, spent when the job was submitted. */
-  captionSpend: CreditSpend | null;
+  captionSpend: SpendDoc | null;
   /** The generated overall caption (topic path), once written. */
   generatedCaption: string | null;
   /** Empty until the captions exist (topic path) or from the start (slides path). */

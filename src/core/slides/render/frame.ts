@@ -1,0 +1,30 @@
+import sharp from 'sharp';
+import { FRAME_SIZES, type Frame } from './safe-zones.js';
+
+/** Sources at least this tall for their width (2:3 AI images included) become 9:16; wider ones 4:5. */
+const PORTRAIT_LIMIT = 0.7;
+
+export function frameFor(width: number, height: number): Frame {
+  return width / height <= PORTRAIT_LIMIT ? '9:16' : '4:5';
+}
+
+/**
+ * The source fitted to its frame: cover-cropped around the centre, except a landscape source, which
+ * is shown whole across the width over a blurred, darkened copy of itself (a crop to 4:5 would lose
+ * most of it). Returned as a sharp pipeline so the caption composite and JPEG encode join it.
+ */
+export async function framedImage(image: Buffer, frame: Frame, source: { width: number; height: number }) {
+  const size = FRAME_SIZES[frame];
+  if (source.width <= source.height) return sharp(image).rotate().resize(size.width, size.height, { fit: 'cover' });
+  const [background, foreground] = await Promise.all([
+    sharp(image)
+      .resize(size.width / 4, size.height / 4, { fit: 'cover' })
+      .blur(6)
+      .modulate({ brightness: 0.6 })
+      .toBuffer(),
+    sharp(image).resize(size.width, size.height, { fit: 'inside' }).toBuffer({ resolveWithObject: true }),
+  ]);
+  return sharp(background)
+    .resize(size.width, size.height)
+    .composite([{ input: foreground.data, top: Math.round((size.height - foreground.info.height) / 2), left: 0 }]);
+}

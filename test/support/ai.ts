@@ -1,0 +1,60 @@
+import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
+import type { PlanTable } from '../../src/core/plans.js';
+import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
+import { openTestDatabase, type TestDatabase } from './db.js';
+import { startTestServer, type TestServer } from './http.js';
+import { startTikTokFixture, type TikTokFixture } from './tiktok.js';
+
+/** Provider settings aimed at an OpenAI emulator: few, quick retries so failure tests stay short. */
+export function emulatorAiConfig(
+  openai: RunningOpenAiEmulator,
+  overrides: Partial<AiProviderConfig> = {},
+): AiProviderConfig {
+  return {
+    apiKey: 'sk-test-emulator',
+    baseUrl: openai.baseUrl,
+    textModel: 'gpt-4.1-mini',
+    imageModel: 'gpt-image-1',
+    imageQuality: 'low',
+    textTimeoutMs: 2_000,
+    imageTimeoutMs: 2_000,
+    attempts: 3,
+    maxRetryWaitMs: 3_000,
+    emulated: true,
+    ...overrides,
+  };
+}
+
+/** What the AI tests stand on: both emulators, a database whose clients reach them, a server and a worker. */
+export interface AiStack {
+  f: TikTokFixture;
+  openai: RunningOpenAiEmulator;
+  t: TestDatabase;
+  server: TestServer;
+  stop(): Promise<void>;
+}
+
+export async function startAiStack(
+  options: { plans?: PlanTable; ai?: Partial<AiProviderConfig>; worker?: boolean } = {},
+): Promise<AiStack> {
+  const [f, openai] = await Promise.all([startTikTokFixture(), startOpenAiEmulator()]);
+  const t = await openTestDatabase({
+    tiktok: f.config,
+    plans: options.plans,
+    ai: emulatorAiConfig(openai, options.ai),
+  });
+  const server = await startTestServer(t);
+  if (options.worker !== false) await t.startWorker();
+  return {
+    f,
+    openai,
+    t,
+    server,
+    async stop() {
+      await server.stop();
+      await t.close();
+      await openai.stop();
+      await f.emulator.stop();
+    },
+  };
+}
