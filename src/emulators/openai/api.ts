@@ -18,44 +18,52 @@ export function registerApi(
 ): void {
   router.post('/v1/chat/completions', async (ctx) => {
     const body = (ctx.state as { body: Body }).body;
-    await handle(ctx, control, hang, 'chat', String(body.model ?? ''), lastUserText(body), async (fault) => {
-      if (typeof body.model !== 'string' || !body.model) return missing(ctx, 'model');
-      if (!Array.isArray(body.messages) || body.messages.length === 0) return missing(ctx, 'messages');
-      const format = body.response_format as
-        { type?: string; json_schema?: { schema?: Record<string, unknown>; strict?: boolean } } | undefined;
-      const problem =
-        format?.type === 'json_schema' && format.json_schema?.strict
-          ? strictSchemaProblem(format.json_schema.schema ?? {})
-          : null;
-      if (problem) {
-        return openAiError(ctx, 400, {
-          message: `Invalid schema for response_format: ${problem}`,
-          type: 'invalid_request_error',
-          param: 'response_format',
-          code: 'invalid_json_schema',
-        });
-      }
-      const { content, refusal } = chatContent(body, fault);
-      const completion = Math.ceil((content ?? refusal ?? '').length / 4);
-      const prompt = Math.ceil(JSON.stringify(body.messages).length / 4);
-      ctx.body = {
-        id: `chatcmpl-${randomBytes(12).toString('hex')}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: body.model,
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content, refusal, annotations: [] },
-            logprobs: null,
-            finish_reason: 'stop',
-          },
-        ],
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-        service_tier: 'default',
-        system_fingerprint: 'fp_emulator',
-      };
-    });
+    await handle(
+      ctx,
+      control,
+      hang,
+      'chat',
+      typeof body.model === 'string' ? body.model : '',
+      lastUserText(body),
+      (fault) => {
+        if (typeof body.model !== 'string' || !body.model) return missing(ctx, 'model');
+        if (!Array.isArray(body.messages) || body.messages.length === 0) return missing(ctx, 'messages');
+        const format = body.response_format as
+          { type?: string; json_schema?: { schema?: Record<string, unknown>; strict?: boolean } } | undefined;
+        const problem =
+          format?.type === 'json_schema' && format.json_schema?.strict
+            ? strictSchemaProblem(format.json_schema.schema ?? {})
+            : null;
+        if (problem) {
+          return openAiError(ctx, 400, {
+            message: `Invalid schema for response_format: ${problem}`,
+            type: 'invalid_request_error',
+            param: 'response_format',
+            code: 'invalid_json_schema',
+          });
+        }
+        const { content, refusal } = chatContent(body, fault);
+        const completion = Math.ceil((content ?? refusal ?? '').length / 4);
+        const prompt = Math.ceil(JSON.stringify(body.messages).length / 4);
+        ctx.body = {
+          id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content, refusal, annotations: [] },
+              logprobs: null,
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+          service_tier: 'default',
+          system_fingerprint: 'fp_emulator',
+        };
+      },
+    );
   });
 
   router.post('/v1/images/generations', async (ctx) => {
@@ -64,7 +72,12 @@ export function registerApi(
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     await handle(ctx, control, hang, 'images', model, prompt, async () => {
       if (!prompt) return missing(ctx, 'prompt');
-      const size = body.size === undefined || body.size === 'auto' ? '1024x1024' : String(body.size);
+      const size =
+        body.size === undefined || body.size === 'auto'
+          ? '1024x1024'
+          : typeof body.size === 'string'
+            ? body.size
+            : JSON.stringify(body.size);
       if (!(IMAGE_SIZES as readonly string[]).includes(size)) {
         return openAiError(ctx, 400, {
           message: `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`,
@@ -119,7 +132,7 @@ async function handle(
   endpoint: 'chat' | 'images',
   model: string,
   text: string,
-  answer: (fault: Fault | undefined) => Promise<void>,
+  answer: (fault: Fault | undefined) => Promise<void> | void,
 ): Promise<void> {
   const startedAt = Date.now();
   const id = requestId();

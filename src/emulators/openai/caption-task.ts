@@ -21,13 +21,15 @@ interface Phrases {
   post: (topic: string) => string;
 }
 
+const ENGLISH: Phrases = {
+  hook: (n, t) => `${n} things nobody tells you about ${t}`,
+  tip: (i, t) => `Tip ${i}: ${t}`,
+  close: (t) => `Follow for more on ${t}`,
+  post: (t) => `Everything I wish I knew about ${t}.`,
+};
+
 const PHRASES: Record<string, Phrases> = {
-  en: {
-    hook: (n, t) => `${n} things nobody tells you about ${t}`,
-    tip: (i, t) => `Tip ${i}: ${t}`,
-    close: (t) => `Follow for more on ${t}`,
-    post: (t) => `Everything I wish I knew about ${t}.`,
-  },
+  en: ENGLISH,
   vi: {
     hook: (n, t) => `${n} điều không ai nói với bạn về ${t}`,
     tip: (i, t) => `Mẹo ${i}: ${t}`,
@@ -121,8 +123,8 @@ export function readCaptionTask(prompt: string): CaptionTask | undefined {
 /** The model's answer to the task, as the JSON the schema asks for. */
 export function answerCaptionTask(task: CaptionTask, withImagePrompts: boolean): Record<string, unknown> {
   const lower = task.language.toLowerCase();
-  const phrases =
-    PHRASES[/^zh-(tw|hk|hant)/.test(lower) ? 'zh-tw' : (lower.split('-')[0] as string)] ?? (PHRASES.en as Phrases);
+  const key = /^zh-(tw|hk|hant)/.test(lower) ? 'zh-tw' : (lower.split('-')[0] ?? 'en');
+  const phrases: Phrases = PHRASES[key] ?? ENGLISH;
   const slides = Array.from({ length: task.slides }, (_, index) => {
     const make =
       index === 0

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { CoreDeps } from '../../core/context.js';
 import type { IssueDetail } from '../../core/errors.js';
 import type { AnyOperation, Operation } from '../../core/operations/operation.js';

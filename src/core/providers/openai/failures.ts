@@ -20,7 +20,8 @@ export function classifyFailure(error: unknown, attempt: number): FailureDecisio
       error: new AppError('provider_error', 'The AI provider could not be reached'),
     };
   }
-  const { status, code } = error;
+  const apiError = error as APIError<number | undefined, Headers | undefined>;
+  const { status, code } = apiError;
   if (status === 429 && code === 'insufficient_quota') {
     return {
       retry: false,
@@ -31,7 +32,7 @@ export function classifyFailure(error: unknown, attempt: number): FailureDecisio
     };
   }
   if (status === 429) {
-    const waitMs = retryAfterMs(error.headers) ?? backoffMs;
+    const waitMs = retryAfterMs(apiError.headers) ?? backoffMs;
     return {
       retry: true,
       waitMs,
@@ -46,7 +47,10 @@ export function classifyFailure(error: unknown, attempt: number): FailureDecisio
   if (status === 400 && code === 'moderation_blocked') {
     return {
       retry: false,
-      error: new AppError('content_blocked', `The AI provider's safety system rejected the prompt${violations(error)}`),
+      error: new AppError(
+        'content_blocked',
+        `The AI provider's safety system rejected the prompt${violations(apiError)}`,
+      ),
     };
   }
   if (status === 401 || status === 403) {

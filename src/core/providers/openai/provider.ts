@@ -42,7 +42,7 @@ export function createAiProvider(config: AiProviderConfig, logger: Logger): AiPr
         if (error instanceof AppError) throw error;
         const decision = error instanceof MalformedOutput ? malformed(error) : classifyFailure(error, attempt);
         const requestId = error instanceof OpenAI.APIError ? error.requestID : undefined;
-        const status = error instanceof OpenAI.APIError ? error.status : undefined;
+        const status = error instanceof OpenAI.APIError ? (error.status as number | undefined) : undefined;
         const code = decision.error.code;
         const canWait = decision.retry && retryWaitedMs + decision.waitMs <= config.maxRetryWaitMs;
         if (!decision.retry || attempt >= config.attempts || !canWait) {

@@ -4,7 +4,6 @@ import { AppError } from '../../errors.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
 import { writeCaptions } from '../write-captions.js';
 import { createJobPosts } from './create-job-posts.js';
-import type { GenerationJobDoc } from './documents.js';
 import { JobWriter } from './job-writer.js';
 import { makeSlides, SlideFailure } from './make-slides.js';
 import { UNSTARTED } from './submit.js';

@@ -90,16 +90,3 @@ async function boxed(mask: TextMask, px: number): Promise<Overlay> {
 function grey(data: Buffer, width: number, height: number) {
   return sharp(data, { raw: { width, height, channels: 1 } });
 }
-
-/** A one-colour RGBA layer whose alpha is `alpha`. */
-function coloured(
-  alpha: Buffer,
-  width: number,
-  height: number,
-  colour: { r: number; g: number; b: number },
-): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } })
-    .joinChannel(alpha, { raw: { width, height, channels: 1 } })
-    .raw()
-    .toBuffer();
-}

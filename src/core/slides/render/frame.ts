@@ -18,7 +18,7 @@ export async function framedImage(image: Buffer, frame: Frame, source: { width: 
   if (source.width <= source.height) return sharp(image).rotate().resize(size.width, size.height, { fit: 'cover' });
   const [background, foreground] = await Promise.all([
     sharp(image)
-      .resize(size.width / 4, size.height / 4, { fit: 'cover' })
+      .resize(Math.round(size.width / 4), Math.round(size.height / 4), { fit: 'cover' })
       .blur(6)
       .modulate({ brightness: 0.6 })
       .toBuffer(),

@@ -84,6 +84,9 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
   return { jpeg, width: size.width, height: size.height, frame, textBox, warnings };
 }
 
+/** The smallest size ever drawn. */
+const MIN_PX = 10;
+
 /** The caption's layer at the largest size from `requestedPx` down that fits the zone (never below the floor). */
 async function fitCaption(
   input: RenderSlideInput,
@@ -91,6 +94,7 @@ async function fitCaption(
   zone: Box,
   frameHeight: number,
 ): Promise<{ overlay: Overlay; px: number }> {
+  // Below the usual floor only when nothing else fits (a wall of long words): inside the zone beats legible-but-cut.
   const floor = Math.round(MIN_SIZE_SHARE * frameHeight);
   let px = requestedPx;
   for (;;) {
@@ -98,10 +102,10 @@ async function fitCaption(
     const margin = Math.round(px * (input.textEffect === 'box' ? 0.4 : 0.18)) * 2;
     const mask = await drawTextMask(input.textStyleId, input.caption, input.language, px, zone.width - margin);
     const overlay = await buildOverlay(mask, input.textEffect, px);
-    if ((overlay.height <= zone.height && overlay.width <= zone.width) || px <= floor) return { overlay, px };
+    if ((overlay.height <= zone.height && overlay.width <= zone.width) || px <= MIN_PX) return { overlay, px };
     // Height grows about with the square of the size: aim straight at a fitting size, then step down.
     const aim = Math.floor(px * Math.min(0.92, Math.sqrt(zone.height / overlay.height)));
-    px = Math.max(floor, aim);
+    px = Math.max(px > floor ? floor : MIN_PX, aim);
   }
 }
 

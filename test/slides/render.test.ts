@@ -1,0 +1,127 @@
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { renderSlide, SAFE_ZONES, TEXT_STYLE_IDS } from '../../src/core/slides/render/index.js';
+
+const require = createRequire(import.meta.url);
+
+/** Measures in a fresh process, so fonts one rendering registered cannot help another. */
+function measure(...args: string[]): { width: number; height: number; ink: number } {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'test/slides/measure-text.ts', ...args], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) as string) as { width: number; height: number; ink: number };
+}
+
+/** The box around every pixel that differs from the flat grey background. */
+async function inkBox(jpeg: Buffer): Promise<{ left: number; top: number; right: number; bottom: number }> {
+  const { data, info } = await sharp(jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const box = { left: info.width, top: info.height, right: -1, bottom: -1 };
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      if (Math.abs((data[y * info.width + x] as number) - 128) > 24) {
+        box.left = Math.min(box.left, x);
+        box.right = Math.max(box.right, x);
+        box.top = Math.min(box.top, y);
+        box.bottom = Math.max(box.bottom, y);
+      }
+    }
+  }
+  return box;
+}
+
+const grey = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+    .jpeg()
+    .toBuffer();
+
+describe('baking captions onto slides', () => {
+  it.each([
+    ['9:16', 1024, 1536],
+    ['4:5', 1080, 1350],
+  ] as const)(
+    'keeps the longest allowed caption at large inside the %s safe zone, shrunk with a warning',
+    async (frame, width, height) => {
+      const caption = 'Longwordsdontoverflow '.repeat(30).slice(0, 500);
+      for (const textEffect of ['outline', 'box'] as const) {
+        const slide = await renderSlide({
+          image: await grey(width, height),
+          caption,
+          textStyleId: 'primary-sans',
+          captionSize: 'large',
+          textEffect,
+          role: 'hook',
+        });
+        expect(slide.frame).toBe(frame);
+        const zone = SAFE_ZONES[frame];
+        const ink = await inkBox(slide.jpeg);
+        expect(ink.left).toBeGreaterThanOrEqual(zone.left);
+        expect(ink.top).toBeGreaterThanOrEqual(zone.top);
+        expect(ink.right).toBeLessThan(zone.left + zone.width);
+        expect(ink.bottom).toBeLessThan(zone.top + zone.height);
+        expect(slide.warnings).toEqual([expect.objectContaining({ code: 'text_shrunk' })]);
+      }
+    },
+  );
+
+  it('leaves a short caption at its size, without warnings', async () => {
+    const slide = await renderSlide({
+      image: await grey(1024, 1536),
+      caption: 'Five habits',
+      textStyleId: 'anton',
+      captionSize: 'medium',
+      textEffect: 'outline',
+      role: 'body',
+    });
+    expect(slide.warnings).toEqual([]);
+    expect(slide).toMatchObject({ width: 1080, height: 1920 });
+  });
+
+  it('draws each style in its own typeface: the same ink as that font file alone, and unlike the others', () => {
+    const files: Record<string, [string, string]> = {
+      anton: [require.resolve('@expo-google-fonts/anton/400Regular/Anton_400Regular.ttf'), 'Anton'],
+      montserrat: [
+        require.resolve('@expo-google-fonts/montserrat/800ExtraBold/Montserrat_800ExtraBold.ttf'),
+        'Montserrat ExtraBold',
+      ],
+      poppins: [require.resolve('@expo-google-fonts/poppins/700Bold/Poppins_700Bold.ttf'), 'Poppins'],
+      'league-spartan': [
+        require.resolve('@expo-google-fonts/league-spartan/700Bold/LeagueSpartan_700Bold.ttf'),
+        'League Spartan',
+      ],
+    };
+    const widths = TEXT_STYLE_IDS.map((style) => measure('ours', style, 'en', 'Hook 5 habits').width);
+    expect(new Set(widths).size).toBe(TEXT_STYLE_IDS.length);
+    for (const [style, [file, family]] of Object.entries(files)) {
+      expect(widths[TEXT_STYLE_IDS.indexOf(style as never)]).toBe(
+        measure('reference', file, family, 'Hook 5 habits').width,
+      );
+    }
+    // TikTok Sans is narrower than the DejaVu fallback of a WOFF file (measured 267 px against 306 px).
+    expect(widths[0]).toBeLessThan(290);
+  }, 60_000);
+
+  it.each([
+    ['ja', 'コーヒーの秘密を教えます', 'noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf', 'Noto Sans JP'],
+    ['ko', '아무도 알려주지 않는 비밀', 'noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf', 'Noto Sans KR'],
+    ['zh', '关于咖啡没人告诉你的事', 'noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf', 'Noto Sans SC'],
+    ['zh-TW', '關於咖啡沒人告訴你的事', 'noto-sans-tc/700Bold/NotoSansTC_700Bold.ttf', 'Noto Sans TC'],
+  ])(
+    'draws %s captions with its Noto font, not missing-glyph boxes',
+    (language, text, file, family) => {
+      const ours = measure('ours', 'primary-sans', language, text);
+      const reference = measure('reference', require.resolve(`@expo-google-fonts/${file}`), family, text);
+      expect(Math.abs(ours.width - reference.width)).toBeLessThanOrEqual(2);
+      // Boxes or another CJK font would put down other ink: the glyphs must be that font's own.
+      expect(Math.abs(ours.ink - reference.ink) / reference.ink).toBeLessThan(0.02);
+    },
+    60_000,
+  );
+
+  it('draws Vietnamese diacritics', () => {
+    const marked = measure('ours', 'primary-sans', 'vi', 'Những điều không ai nói');
+    const bare = measure('ours', 'primary-sans', 'vi', 'Nhung dieu khong ai noi');
+    expect(marked.height).toBeGreaterThan(bare.height);
+  }, 30_000);
+});
