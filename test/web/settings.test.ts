@@ -56,6 +56,13 @@ describe('the AI settings page', () => {
     expect(page.text).toContain('Save settings');
   });
 
+  it('says plainly when captions and images come from the AI emulator', async () => {
+    const browser = new WebClient(server);
+    await browser.signIn(owner.email, owner.password);
+    const page = await browser.get('/settings');
+    expect(decodeEntities(page.text)).toContain('AI emulator — captions and images are not from a model.');
+  });
+
   it('saves an owner’s settings and shows them again', async () => {
     const browser = new WebClient(server);
     await browser.signIn(owner.email, owner.password);

@@ -48,6 +48,7 @@ export function registerSettingsPages(router: Router<AppState>, options: WebOpti
         csrf: page.csrf,
         workspaceId: page.workspace.workspaceId,
         workspaceName: page.workspace.name,
+        aiEmulated: deps.ai.provider.emulated,
         values: settings,
         canEdit,
         saved,
@@ -74,6 +75,7 @@ export function registerSettingsPages(router: Router<AppState>, options: WebOpti
           csrf: page.csrf,
           workspaceId: page.workspace.workspaceId,
           workspaceName: page.workspace.name,
+          aiEmulated: deps.ai.provider.emulated,
           values,
           canEdit: true,
           errors: fieldErrors(parsed.error),
@@ -97,9 +99,17 @@ interface SettingsView {
   workspaceName: string;
   values: SettingValues;
   canEdit: boolean;
+  /** No AI provider is configured: the built-in emulator answers. */
+  aiEmulated: boolean;
   errors?: Record<string, string>;
   saved?: string | undefined;
 }
+
+const AI_EMULATOR_BANNER = markup`<div class="notice info" role="status">
+  <strong>AI emulator — captions and images are not from a model.</strong> No AI provider is configured
+  (<code>OPENAI_API_KEY</code>), so Postdeck runs a local emulator of OpenAI: captions and slide images are
+  deterministic stand-ins until a key is set.
+</div>`;
 
 const SAVE = markup`<div class="actions"><button type="submit" class="primary">Save settings</button></div>`;
 
@@ -115,7 +125,7 @@ function settingsView(view: SettingsView): SafeHtml {
     <p class="muted">
       Captions and generated slideshows use these automatically. They are never sent in an API request.
     </p>
-    ${notice(view.saved, 'success')}${notice(problem)}
+    ${view.aiEmulated ? AI_EMULATOR_BANNER : ''}${notice(view.saved, 'success')}${notice(problem)}
     ${view.canEdit ? '' : notice('Only owners of this workspace can change these settings.', 'info')}
     <form method="post" action="/settings" class="card">
       ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
