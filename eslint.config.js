@@ -20,7 +20,7 @@ export default tseslint.config(
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     // Tests read JSON responses (typed any by fetch) and assert on them; the assertions are the types.
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

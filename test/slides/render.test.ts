@@ -31,6 +31,20 @@ async function inkBox(jpeg: Buffer): Promise<{ left: number; top: number; right:
   return box;
 }
 
+/** Marks every pixel within `reach` (square distance) of a marked one. */
+function dilate(marked: boolean[], width: number, height: number, reach: number): boolean[] {
+  const across = marked.map((_, i) => {
+    const x = i % width;
+    for (let d = -reach; d <= reach; d++) if (x + d >= 0 && x + d < width && marked[i + d]) return true;
+    return false;
+  });
+  return across.map((_, i) => {
+    const y = Math.floor(i / width);
+    for (let d = -reach; d <= reach; d++) if (y + d >= 0 && y + d < height && across[i + d * width]) return true;
+    return false;
+  });
+}
+
 const grey = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 } } })
     .jpeg()
@@ -76,6 +90,76 @@ describe('baking captions onto slides', () => {
     });
     expect(slide.warnings).toEqual([]);
     expect(slide).toMatchObject({ width: 1080, height: 1920 });
+  });
+
+  it('outlines white text with a dark edge that hugs the glyphs and nothing dark elsewhere', async () => {
+    const slide = await renderSlide({
+      image: await grey(1080, 1920),
+      caption: 'Five habits that changed my mornings',
+      textStyleId: 'anton',
+      captionSize: 'medium',
+      textEffect: 'outline',
+      role: 'body',
+    });
+    const { data, info } = await sharp(slide.jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => data[y * info.width + x] as number;
+    const { left, top, width, height } = slide.textBox;
+    const white: boolean[] = [];
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) white.push(at(left + x, top + y) > 225);
+    // The outline reaches about 3 strokes (6% of the size each) from the glyphs, at most the layer's inset.
+    const reach = Math.ceil(0.06 * 115 * 3);
+    const near = dilate(white, width, height, reach);
+    // The ring 2 to 3 pixels out from the white (the pixel right next to it is the glyph's anti-aliased edge).
+    const inner = dilate(white, width, height, 1);
+    const outer = dilate(white, width, height, 3);
+    let dark = 0;
+    let darkFar = 0;
+    let ring = 0;
+    let ringDark = 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        const value = at(left + x, top + y);
+        if (value < 60) {
+          dark++;
+          if (!near[i]) darkFar++;
+        }
+        if (outer[i] && !inner[i]) {
+          ring++;
+          if (value < 128) ringDark++;
+        }
+      }
+    expect(white.filter(Boolean).length).toBeGreaterThan(5_000);
+    expect(dark).toBeGreaterThan(5_000);
+    expect(darkFar).toBe(0);
+    // Right around the white glyphs it is darker than the grey photo (the outline), nearly everywhere.
+    expect(ringDark / ring).toBeGreaterThan(0.9);
+  });
+
+  it('keeps words whole: a word too long for a line shrinks the caption rather than splitting it', async () => {
+    const zone = SAFE_ZONES['9:16'];
+    const slide = await renderSlide({
+      image: await grey(1080, 1920),
+      caption: 'Aufgestanden Morgenroutinen',
+      textStyleId: 'montserrat',
+      captionSize: 'large',
+      textEffect: 'outline',
+      role: 'body',
+    });
+    expect(slide.warnings).toEqual([expect.objectContaining({ code: 'text_shrunk' })]);
+    expect(slide.textBox.width).toBeLessThanOrEqual(zone.width);
+    // Two words, two lines: a split word would make a third.
+    const { data, info } = await sharp(slide.jpeg).greyscale().raw().toBuffer({ resolveWithObject: true });
+    let lines = 0;
+    let inLine = false;
+    for (let y = slide.textBox.top; y < slide.textBox.top + slide.textBox.height; y++) {
+      let lit = false;
+      for (let x = slide.textBox.left; x < slide.textBox.left + slide.textBox.width && !lit; x++)
+        lit = (data[y * info.width + x] as number) > 225;
+      if (lit && !inLine) lines++;
+      inLine = lit;
+    }
+    expect(lines).toBe(2);
   });
 
   it('draws each style in its own typeface: the same ink as that font file alone, and unlike the others', () => {

@@ -8,7 +8,7 @@ import type { CompositeInput, CompositeResult } from './composite-schema.js';
 import { renderSlide } from './render/index.js';
 
 /** Slides rendered at once: rendering is CPU work in libvips threads, which a few at once keep busy. */
-const RENDER_CONCURRENCY = 4;
+export const RENDER_CONCURRENCY = 4;
 
 /**
  * Bakes each caption onto its image and stores the results as new media (source composite), in

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { Canvas } from './effects.js';
 import { FRAME_SIZES, type Frame } from './safe-zones.js';
 
 /** Sources at least this tall for their width (2:3 AI images included) become 9:16; wider ones 4:5. */
@@ -11,9 +12,23 @@ export function frameFor(width: number, height: number): Frame {
 /**
  * The source fitted to its frame: cover-cropped around the centre, except a landscape source, which
  * is shown whole across the width over a blurred, darkened copy of itself (a crop to 4:5 would lose
- * most of it). Returned as a sharp pipeline so the caption composite and JPEG encode join it.
+ * most of it). Decoded to 8-bit RGB (transparency flattened onto black) for the caption to be painted on.
  */
-export async function framedImage(image: Buffer, frame: Frame, source: { width: number; height: number }) {
+export async function framedCanvas(
+  image: Buffer,
+  frame: Frame,
+  source: { width: number; height: number },
+): Promise<Canvas> {
+  const framed = await framedImage(image, frame, source);
+  const { data, info } = await framed
+    .flatten({ background: '#000000' })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+async function framedImage(image: Buffer, frame: Frame, source: { width: number; height: number }) {
   const size = FRAME_SIZES[frame];
   if (source.width <= source.height) return sharp(image).rotate().resize(size.width, size.height, { fit: 'cover' });
   const [background, foreground] = await Promise.all([

@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
-import { buildOverlay, type Overlay } from './effects.js';
-import { framedImage, frameFor } from './frame.js';
+import { buildLayer, effectInset, paintLayer, type CaptionLayer } from './effects.js';
+import { framedCanvas, frameFor } from './frame.js';
 import { FRAME_SIZES, HOOK_CENTRE_SHARE, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
 import { MIN_SIZE_SHARE, SIZE_SHARES, type CaptionSize, type TextEffect, type TextStyleId } from './styles.js';
 import { drawTextMask } from './text-mask.js';
@@ -53,21 +53,14 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
   const size = FRAME_SIZES[frame];
   const zone = SAFE_ZONES[frame];
   const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * size.height);
-  const [base, fitted] = await Promise.all([
-    framedImage(input.image, frame, source),
+  // The caption is drawn while the photo decodes: they run on different threads.
+  const [canvas, { layer, px }] = await Promise.all([
+    framedCanvas(input.image, frame, source),
     fitCaption(input, requestedPx, zone, size.height),
   ]);
-  const { overlay, px } = fitted;
-  const textBox = place(overlay, zone, input.role, size.height);
-  const jpeg = await base
-    .composite([
-      {
-        input: overlay.data,
-        raw: { width: overlay.width, height: overlay.height, channels: 4 },
-        left: textBox.left,
-        top: textBox.top,
-      },
-    ])
+  const textBox = place(layer, zone, input.role, size.height);
+  paintLayer(canvas, layer, textBox);
+  const jpeg = await sharp(canvas.data, { raw: { width: canvas.width, height: canvas.height, channels: 3 } })
     .jpeg({ quality: 88 })
     .toBuffer();
   const warnings: SlideWarning[] =
@@ -87,38 +80,48 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
 /** The smallest size ever drawn. */
 const MIN_PX = 10;
 
-/** The caption's layer at the largest size from `requestedPx` down that fits the zone (never below the floor). */
+/** The caption at the largest size from `requestedPx` down whose layer fits the zone (never below the floor). */
 async function fitCaption(
   input: RenderSlideInput,
   requestedPx: number,
   zone: Box,
   frameHeight: number,
-): Promise<{ overlay: Overlay; px: number }> {
+): Promise<{ layer: CaptionLayer; px: number }> {
   // Below the usual floor only when nothing else fits (a wall of long words): inside the zone beats legible-but-cut.
   const floor = Math.round(MIN_SIZE_SHARE * frameHeight);
   let px = requestedPx;
   for (;;) {
     // The outline or box grows the block; wrap narrower by as much so the whole layer fits.
-    const margin = Math.round(px * (input.textEffect === 'box' ? 0.4 : 0.18)) * 2;
-    const mask = await drawTextMask(input.textStyleId, input.caption, input.language, px, zone.width - margin);
-    const overlay = await buildOverlay(mask, input.textEffect, px);
-    if ((overlay.height <= zone.height && overlay.width <= zone.width) || px <= MIN_PX) return { overlay, px };
-    // Height grows about with the square of the size: aim straight at a fitting size, then step down.
-    const aim = Math.floor(px * Math.min(0.92, Math.sqrt(zone.height / overlay.height)));
+    const inset = effectInset(input.textEffect, px);
+    // Words are split only once the caption is at the floor: a smaller whole word reads better.
+    const width = zone.width - inset.x * 2;
+    const mask = await drawTextMask(input.textStyleId, input.caption, input.language, px, width, px <= floor);
+    const layer = { width: mask.width + inset.x * 2, height: mask.height + inset.y * 2 };
+    if ((layer.height <= zone.height && layer.width <= zone.width) || px <= MIN_PX)
+      return { layer: await buildLayer(mask, input.textEffect, px), px };
+    // Height grows about with the square of the size, a too-long word's width with the size: aim
+    // straight at a fitting size, then step down.
+    const ratio = Math.min(Math.sqrt(zone.height / layer.height), zone.width / layer.width);
+    const aim = Math.floor(px * Math.min(0.92, ratio));
     px = Math.max(px > floor ? floor : MIN_PX, aim);
   }
 }
 
 /** The layer's position: centred across the zone, vertically at the hook line or the zone's middle, kept inside. */
-function place(overlay: Overlay, zone: Box, role: RenderSlideInput['role'], frameHeight: number): Box {
+function place(
+  layer: { width: number; height: number },
+  zone: Box,
+  role: RenderSlideInput['role'],
+  frameHeight: number,
+): Box {
   const centreY = role === 'hook' ? frameHeight * HOOK_CENTRE_SHARE : zone.top + zone.height / 2;
-  const top = clamp(Math.round(centreY - overlay.height / 2), zone.top, zone.top + zone.height - overlay.height);
+  const top = clamp(Math.round(centreY - layer.height / 2), zone.top, zone.top + zone.height - layer.height);
   const left = clamp(
-    Math.round(zone.left + (zone.width - overlay.width) / 2),
+    Math.round(zone.left + (zone.width - layer.width) / 2),
     zone.left,
-    zone.left + zone.width - overlay.width,
+    zone.left + zone.width - layer.width,
   );
-  return { left, top, width: overlay.width, height: overlay.height };
+  return { left, top, width: layer.width, height: layer.height };
 }
 
 function clamp(value: number, min: number, max: number): number {

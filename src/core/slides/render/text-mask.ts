@@ -35,13 +35,17 @@ export function fontDescription(style: TextStyleId, caption: string, language: s
   return `${STYLE_FAMILIES[style]},${cjkFamily(caption, language)},Be Vietnam Pro, Bold ${px}`;
 }
 
-/** Draws the caption centred and wrapped to `width` (by word, or by character inside a too-long word). */
+/**
+ * Draws the caption centred and wrapped to `width` by word. A word longer than a line sticks out (the
+ * mask comes out wider than `width`) unless `breakWords`, which splits it between characters.
+ */
 export async function drawTextMask(
   style: TextStyleId,
   caption: string,
   language: string | undefined,
   px: number,
   width: number,
+  breakWords = false,
 ): Promise<TextMask> {
   await prepareFonts();
   const { data, info } = await sharp({
@@ -50,7 +54,7 @@ export async function drawTextMask(
       font: fontDescription(style, caption, language, px),
       width,
       align: 'centre',
-      wrap: 'word-char',
+      wrap: breakWords ? 'word-char' : 'word',
       dpi: 72,
       spacing: Math.round(px * 0.12),
     },
