@@ -1,13 +1,19 @@
 /**
  * Caption compositing (npm run bench:composite): the renderer behind POST /slides/composite, on
  * 1080x1920 photos, against a plain sharp decode → resize/crop → JPEG encode of the same images in
- * the same run (the least any compositor must do). One slide (median of several) and 35 slides (the
+ * the same run, with the same JPEG settings (the least any compositor must do). One slide (median of several) and 35 slides (the
  * spec's most), the 35 at the same concurrency as the operation uses. Goals: at most 2x the
  * baseline, at most 40 ms a slide, 35 slides under 1.5 s.
  */
 import os from 'node:os';
 import sharp from 'sharp';
-import { renderSlide, prepareFonts, type TextEffect, type TextStyleId } from '../src/core/slides/render/index.js';
+import {
+  renderSlide,
+  prepareFonts,
+  SLIDE_JPEG,
+  type TextEffect,
+  type TextStyleId,
+} from '../src/core/slides/render/index.js';
 import { RENDER_CONCURRENCY } from '../src/core/slides/composite-slides.js';
 import { mapLimit } from './support/util.js';
 import { busyPhoto } from './support/photos.js';
@@ -20,7 +26,7 @@ const CAPTION =
   'Five habits that quietly changed my mornings, and why the second one surprised everyone I told about it';
 
 async function baseline(image: Buffer): Promise<Buffer> {
-  return sharp(image).rotate().resize(1080, 1920, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer();
+  return sharp(image).rotate().resize(1080, 1920, { fit: 'cover' }).jpeg(SLIDE_JPEG).toBuffer();
 }
 
 async function composite(image: Buffer, index: number): Promise<Buffer> {

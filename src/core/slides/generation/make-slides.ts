@@ -17,62 +17,83 @@ export class SlideFailure extends Error {
 }
 
 /**
- * Draws, stores, charges and composites every slide not yet done, `concurrency` at a time. The image
+ * Draws, stores, charges and composites every slide not yet done. At most `concurrency` image calls
+ * are in flight; a slide whose image is back is finished (stored, charged, composited) beside the
+ * next calls rather than before them, so the model is never kept waiting on our own work. The image
  * credit is charged when a slide's image has succeeded (once per slide, even across a resumed run).
- * After the first failure no new slide starts; those in flight finish, then the failure is thrown.
+ * After the first failure no new image call starts; work in flight finishes, then the failure is thrown.
  */
 export async function makeSlides(deps: CoreDeps, scope: Scope, writer: JobWriter, concurrency: number): Promise<void> {
   const pending = writer.job.slides
     .map((slide, position) => ({ slide, position }))
     .filter(({ slide }) => !slide.compositeMediaId);
   let failure: SlideFailure | undefined;
+  let unexpected: { error: unknown } | undefined;
+  // Every error is kept, none thrown, so nothing is left running or unhandled when the first arrives.
+  const settle = (index: number) => (error: unknown) => {
+    if (error instanceof AppError) failure ??= new SlideFailure(index, error);
+    else unexpected ??= { error };
+  };
+  const finishing: Promise<void>[] = [];
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (!failure && next < pending.length) {
+    while (!failure && !unexpected && next < pending.length) {
       const { slide, position } = pending[next++] as { slide: GenerationSlideDoc; position: number };
-      try {
-        await makeSlide(deps, scope, writer, slide, position);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        failure ??= new SlideFailure(slide.index, error);
-      }
+      const image = await imageOf(deps, writer, slide).catch(settle(slide.index));
+      if (image) finishing.push(finishSlide(deps, scope, writer, position, image).catch(settle(slide.index)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, lane));
+  await Promise.all(finishing);
+  if (unexpected) throw unexpected.error;
   if (failure) throw failure;
 }
 
-async function makeSlide(
+/** A slide's image as it came from the model: fetched now, or read back when an earlier run stored it. */
+async function imageOf(
   deps: CoreDeps,
-  scope: Scope,
   writer: JobWriter,
   slide: GenerationSlideDoc,
-  position: number,
-): Promise<void> {
-  const { job } = writer;
-  let image: Buffer;
+): Promise<{ bytes: Buffer; fresh: boolean }> {
   if (slide.generatedMediaId) {
     const stored = await deps.db.media.findOne({ _id: slide.generatedMediaId });
     if (!stored) throw new AppError('internal_error', 'the stored image of this slide is gone');
-    image = await readMediaBytes(deps, stored.storageKey);
-  } else {
-    image = await deps.ai.provider.image({ purpose: 'slide image', prompt: slide.imagePrompt, size: '1024x1536' });
+    return { bytes: await readMediaBytes(deps, stored.storageKey), fresh: false };
+  }
+  const bytes = await deps.ai.provider.image({ purpose: 'slide image', prompt: slide.imagePrompt, size: '1024x1536' });
+  return { bytes, fresh: true };
+}
+
+/** Charges and stores a fresh image while its caption is baked on, then stores the composite. */
+async function finishSlide(
+  deps: CoreDeps,
+  scope: Scope,
+  writer: JobWriter,
+  position: number,
+  image: { bytes: Buffer; fresh: boolean },
+): Promise<void> {
+  const { job } = writer;
+  const slide = job.slides[position] as GenerationSlideDoc;
+  const record = async () => {
     const imageSpend = await spendCreditOnce(deps, scope, 'image', `${job._id}#${slide.index}`);
-    const media = await storeMediaBytes(deps, scope, image, {
+    const media = await storeMediaBytes(deps, scope, image.bytes, {
       source: 'generated',
       fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}-image.jpg`,
     });
     await writer.slide(position, { generatedMediaId: media.id, imageSpend }, true);
-  }
-  const rendered = await renderSlide({
-    image,
-    caption: slide.caption,
-    textStyleId: job.request.textStyleId,
-    captionSize: job.request.captionSize,
-    textEffect: job.request.textEffect,
-    role: slide.index === 0 ? 'hook' : 'body',
-    language: job.request.language,
-  });
+  };
+  const [rendered] = await Promise.all([
+    renderSlide({
+      image: image.bytes,
+      caption: slide.caption,
+      textStyleId: job.request.textStyleId,
+      captionSize: job.request.captionSize,
+      textEffect: job.request.textEffect,
+      role: slide.index === 0 ? 'hook' : 'body',
+      language: job.request.language,
+    }),
+    image.fresh ? record() : undefined,
+  ]);
   const composite = await storeMediaBytes(deps, scope, rendered.jpeg, {
     source: 'composite',
     fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,

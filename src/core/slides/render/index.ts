@@ -61,7 +61,7 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
   const textBox = place(layer, zone, input.role, size.height);
   paintLayer(canvas, layer, textBox);
   const jpeg = await sharp(canvas.data, { raw: { width: canvas.width, height: canvas.height, channels: 3 } })
-    .jpeg({ quality: 88 })
+    .jpeg(SLIDE_JPEG)
     .toBuffer();
   const warnings: SlideWarning[] =
     px < requestedPx
@@ -76,6 +76,9 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
       : [];
   return { jpeg, width: size.width, height: size.height, frame, textBox, warnings };
 }
+
+/** The slides' JPEG settings (sharp's optimised Huffman coding left on: about 4% smaller on a photo). */
+export const SLIDE_JPEG = Object.freeze({ quality: 88 });
 
 /** The smallest size ever drawn. */
 const MIN_PX = 10;

@@ -1,0 +1,156 @@
+/**
+ * The slideshow generation pipeline (npm run bench:generation) at 500 ms emulated model latency,
+ * in this process on the embedded database: a topic job of n slides from its start to DONE
+ * (captions, images at AI_IMAGE_CONCURRENCY, stored media, composites, the draft post), against
+ * the ideal of one caption call plus ceil(n / concurrency) rounds of image calls. The ideal is
+ * printed as arithmetic and as measured: the same model calls made straight to the emulator in this
+ * run. Goal: the pipeline at most 10% over the ideal.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { TIKTOK_CALLBACK_PATH, tiktokClientConfig } from '../src/app/tiktok-setup.js';
+import { aiProviderConfig } from '../src/app/openai-setup.js';
+import { openCore, type Core } from '../src/app/main.js';
+import { authorizeOnEmulator, createEmulatedAccount } from '../src/cli/emulator-consent.js';
+import type { Scope } from '../src/core/context.js';
+import { systemScopeFor } from '../src/core/platforms/system-scope.js';
+import { completeTikTokConnection, startTikTokConnection } from '../src/core/platforms/tiktok-connect.js';
+import { runGeneration } from '../src/core/slides/generation/run-generation.js';
+import { submitGeneration } from '../src/core/slides/generation/submit.js';
+import { writeCaptions } from '../src/core/slides/write-captions.js';
+import { bootstrapTenant } from '../src/core/tenancy/bootstrap.js';
+import { startOpenAiEmulator } from '../src/emulators/openai/server.js';
+import { startTikTokEmulator } from '../src/emulators/tiktok/server.js';
+import { createLogger } from '../src/logger.js';
+import { openBenchDatabase } from './support/cluster.js';
+import { BENCH_SETTINGS } from './support/seed.js';
+
+const LATENCY_MS = 500;
+const SLIDE_COUNTS = (process.env.BENCH_SLIDES ?? '6,10').split(',').map(Number);
+const CONCURRENCY = Number(process.env.AI_IMAGE_CONCURRENCY ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const GOAL = 1.1;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** The model calls alone: one caption call, then the image calls in rounds of `CONCURRENCY`. */
+async function idealCalls(core: Core, slides: number): Promise<void> {
+  const { provider } = core.deps.ai;
+  await writeCaptions(provider, {
+    topic: 'morning routines that stick',
+    slideCount: slides,
+    language: 'en',
+    slideLength: 'medium',
+    imagePrompts: true,
+    systemPrompt: '',
+    knowledgeBase: '',
+  });
+  for (let done = 0; done < slides; done += CONCURRENCY) {
+    const round = Math.min(CONCURRENCY, slides - done);
+    await Promise.all(
+      Array.from({ length: round }, (_, i) =>
+        provider.image({
+          purpose: 'slide image',
+          prompt: `a sunrise over a city, frame ${done + i}`,
+          size: '1024x1536',
+        }),
+      ),
+    );
+  }
+}
+
+/** One job from its start to DONE (submitted first, so the queue's pick-up is not in it). */
+async function pipeline(core: Core, scope: Scope, platformId: string, slides: number): Promise<number> {
+  const { jobId } = await submitGeneration(core.deps, scope, {
+    platformIds: [platformId],
+    topic: `morning routines that stick ${randomUUID().slice(0, 6)}`,
+    slideCount: slides,
+    mode: 'draft',
+    settings: BENCH_SETTINGS,
+  });
+  const ms = await timed(() => runGeneration(core.deps, jobId));
+  const job = await core.deps.db.generationJobs.findOne({ _id: jobId });
+  if (job?.status !== 'DONE') throw new Error(`job ${jobId} ended ${job?.status}: ${job?.error}`);
+  return ms;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'postdeck-bench-generation-'));
+  const database = await openBenchDatabase(work);
+  const openai = await startOpenAiEmulator({ latencyMs: { chat: LATENCY_MS, images: LATENCY_MS } });
+  const publicUrl = 'http://127.0.0.1:9';
+  const tiktok = await startTikTokEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    redirectUris: [`${publicUrl}${TIKTOK_CALLBACK_PATH}`],
+    mediaDir: path.join(work, 'emulator-media'),
+  });
+  const env = {
+    MONGODB_URI: database.uri,
+    MONGODB_DB: `bench_${randomUUID().slice(0, 8)}`,
+    DATA_DIR: path.join(work, 'data'),
+    PUBLIC_URL: publicUrl,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    AI_IMAGE_CONCURRENCY: String(CONCURRENCY),
+  };
+  const config = loadConfig(env, { envFile: path.join(work, 'no.env') });
+  const logger = createLogger({ level: 'warn', destination: process.stderr });
+  const core = await openCore(config, logger, {
+    tiktok: tiktokClientConfig(config, { authUrl: tiktok.url, apiUrl: tiktok.url }),
+    ai: aiProviderConfig(config, openai.baseUrl),
+  });
+  try {
+    const boot = await bootstrapTenant(core.deps, { workspaceName: 'bench-generation', plan: 'team' });
+    const scope = await systemScopeFor(core.deps, boot.workspaceId);
+    const account = await createEmulatedAccount(tiktok.url, { private: false });
+    const started = await startTikTokConnection(core.deps, scope, { binding: 'bench' });
+    const callback = (await authorizeOnEmulator(started.authorizeUrl, account.openId)).searchParams;
+    const connected = await completeTikTokConnection(
+      core.deps,
+      { state: callback.get('state') ?? '', code: callback.get('code') ?? undefined },
+      'bench',
+    );
+    if (connected.outcome !== 'connected') throw new Error(`connecting failed: ${connected.description}`);
+    const platformId = connected.platform._id;
+
+    await pipeline(core, scope, platformId, 3); // warm fonts, the JIT and the database
+    console.log(`model latency ${LATENCY_MS} ms per call; ${CONCURRENCY} images at once; median of ${ROUNDS} runs`);
+    for (const slides of SLIDE_COUNTS) {
+      const arithmetic = LATENCY_MS * (1 + Math.ceil(slides / CONCURRENCY));
+      const ideal: number[] = [];
+      const real: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        ideal.push(await timed(() => idealCalls(core, slides)));
+        real.push(await pipeline(core, scope, platformId, slides));
+      }
+      const measured = median(ideal);
+      const ms = median(real);
+      const verdict = ms <= arithmetic * GOAL ? 'PASS' : 'MISS';
+      console.log(
+        `${slides} slides: pipeline ${ms.toFixed(0)} ms; ideal ${arithmetic} ms (1 + ${Math.ceil(slides / CONCURRENCY)} calls), ` +
+          `measured model calls alone ${measured.toFixed(0)} ms; ` +
+          `pipeline / ideal ${(ms / arithmetic).toFixed(3)}x, / measured ${(ms / measured).toFixed(3)}x ` +
+          `(goal ≤ ${GOAL}x): ${verdict}`,
+      );
+    }
+  } finally {
+    await core.close();
+    await Promise.all([openai.stop(), tiktok.stop()]);
+    await database.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
