@@ -80,7 +80,7 @@ describe('slideshow generation', () => {
     expect(used.captionCredits?.used).toBe(1);
     expect(used.imageCredits?.used).toBe(6);
     expect(
-      stack.openai.control.requests().filter((r) => r.endpoint === 'images' && r.prompt?.includes('cold brew')).length,
+      stack.openai.control.requests().filter((r) => r.endpoint === 'images' && r.prompt.includes('cold brew')).length,
     ).toBe(6);
   }, 60_000);
 

@@ -134,7 +134,12 @@ export async function call(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> & { code?: string; details?: Detail[] }; text: string }> {
+): Promise<{
+  status: number;
+  body: Record<string, unknown> & { code?: string; details?: Detail[] };
+  text: string;
+  headers: Headers;
+}> {
   const response = await server.request(`/public/v1${path}`, {
     method,
     ...(apiKey === undefined ? {} : { apiKey }),
@@ -142,7 +147,7 @@ export async function call(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as never) : {}, text };
+  return { status: response.status, body: text ? (JSON.parse(text) as never) : {}, text, headers: response.headers };
 }
 
 export interface Detail {

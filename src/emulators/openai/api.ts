@@ -138,19 +138,24 @@ async function handle(
   const id = requestId();
   const fault = control.faults.take(endpoint, text);
   await sleep(endpoint === 'chat' ? control.latency.chatMs : control.latency.imagesMs);
-  if (fault?.kind === 'timeout') return hang(ctx);
+  const record = (status: number) =>
+    control.record({
+      id,
+      endpoint,
+      model,
+      startedAt,
+      finishedAt: Date.now(),
+      status,
+      ...(fault ? { fault: fault.kind } : {}),
+      prompt: text,
+    });
+  if (fault?.kind === 'timeout') {
+    await hang(ctx);
+    return record(0);
+  }
   if (!fault || !answerFault(ctx, fault, model, id)) await answer(fault);
   setStandardHeaders(ctx, id, startedAt);
-  control.record({
-    id,
-    endpoint,
-    model,
-    startedAt,
-    finishedAt: Date.now(),
-    status: ctx.status,
-    ...(fault ? { fault: fault.kind } : {}),
-    ...(endpoint === 'images' ? { prompt: text } : {}),
-  });
+  record(ctx.status);
 }
 
 function missing(ctx: Context, param: string): void {

@@ -7,10 +7,11 @@ export interface LoggedRequest {
   model: string;
   startedAt: number;
   finishedAt: number;
+  /** 0 for a request held open by a timeout fault until the client gave up. */
   status: number;
   fault?: FaultKind;
-  /** Images: the prompt; chat: the caption task's topic, when it was one. */
-  prompt?: string;
+  /** Images: the prompt; chat: the last user message's text. */
+  prompt: string;
 }
 
 /** What tests steer and read: latency, queued faults and the request log. */
