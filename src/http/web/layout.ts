@@ -10,6 +10,7 @@ const SECTIONS = [
   { id: 'platforms', href: '/platforms', label: 'TikTok accounts' },
   { id: 'keys', href: '/keys', label: 'API keys' },
   { id: 'settings', href: '/settings', label: 'AI settings' },
+  { id: 'usage', href: '/usage', label: 'Usage' },
   { id: 'members', href: '/members', label: 'Members' },
   { id: 'device', href: '/device', label: 'Approve a device' },
 ] as const;

@@ -11,13 +11,14 @@ import { registerPostsPages } from './posts-page.js';
 import { securityHeaders } from './security-headers.js';
 import { webErrors } from './web-errors.js';
 import { registerSettingsPages } from './settings-page.js';
+import { registerUsagePages } from './usage-page.js';
 import { registerAssets } from './styles.js';
 
 export type { WebOptions } from './options.js';
 
 /**
  * The server-rendered web app: sign-in and sign-up, the device verification page, the posts
- * calendar, TikTok accounts, API keys, AI settings and members. No scripts and no front-end
+ * calendar, TikTok accounts, API keys, AI settings, usage and members. No scripts and no front-end
  * build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
  * middleware only runs for these routes.
  */
@@ -33,6 +34,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerPlatformsPages(router, options);
   registerKeysPages(router, options);
   registerSettingsPages(router, options);
+  registerUsagePages(router, options);
   registerMembersPages(router, options);
   return router;
 }

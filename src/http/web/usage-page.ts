@@ -1,0 +1,59 @@
+import type { Router } from '@koa/router';
+import { readUsage, type Usage } from '../../core/credits/usage.js';
+import type { AppState } from '../shared/context.js';
+import { markup, type SafeHtml } from './html.js';
+import { sendPage, when } from './layout.js';
+import type { WebOptions } from './options.js';
+import { signedInPage } from './page-context.js';
+import { renderTable } from './table.js';
+import { workspaceParam } from './workspace.js';
+
+type Pool = Usage['captionCredits'];
+
+const POOLS: readonly { key: 'captionCredits' | 'imageCredits' | 'monthlyPosts'; label: string; spentBy: string }[] = [
+  { key: 'captionCredits', label: 'Caption credits', spentBy: 'one per caption call or topic slideshow' },
+  { key: 'imageCredits', label: 'Image credits', spentBy: 'one per AI-generated slide image' },
+  { key: 'monthlyPosts', label: 'Posts', spentBy: 'one per post queued to publish' },
+];
+
+/**
+ * What the account has used this month of each pool (the same figures as GET /public/v1/usage):
+ * used, allowance, what is left and when it resets. Any member may look.
+ */
+export function registerUsagePages(router: Router<AppState>, options: WebOptions): void {
+  router.get('/usage', async (ctx) => {
+    const page = await signedInPage(ctx, options, 'usage', workspaceParam(ctx));
+    const usage = await readUsage(options.deps, page.scope);
+    sendPage(ctx, {
+      title: 'Usage',
+      chrome: page.chrome,
+      main: markup`<h1>Usage this month</h1>
+        <p class="muted">
+          Plan <strong>${usage.plan}</strong>, ${usage.period} (calendar month, UTC). Credits belong to the account and
+          are shared by all of its workspaces.
+        </p>
+        ${usageTable(usage)}`,
+    });
+  });
+}
+
+function usageTable(usage: Usage): SafeHtml {
+  return renderTable({
+    rows: POOLS.map((pool) => ({ ...pool, figures: usage[pool.key] })),
+    columns: [
+      { header: 'Pool', cell: (row) => markup`${row.label}<br /><span class="muted">${row.spentBy}</span>` },
+      { header: 'Used', cell: (row) => meter(row.label, row.figures) },
+      { header: 'Allowance', cell: (row) => String(row.figures.allowance) },
+      { header: 'Left', cell: (row) => String(row.figures.remaining) },
+      { header: 'Resets', cell: (row) => when(new Date(row.figures.resetsAt)) },
+    ],
+  });
+}
+
+/** "12 of 30" with a bar; a pool with no allowance shows only its figure. */
+function meter(label: string, pool: Pool): SafeHtml {
+  const figure = `${pool.used} of ${pool.allowance}`;
+  if (pool.allowance === 0) return markup`${figure}`;
+  return markup`<meter min="0" max="${String(pool.allowance)}" value="${String(pool.used)}" aria-label="${label} used"></meter>
+    ${figure}`;
+}
