@@ -1,6 +1,7 @@
 /**
  * The slideshow generation pipeline (npm run bench:generation) at 500 ms emulated model latency,
- * in this process on the embedded database: a topic job of n slides from its start to DONE
+ * in this process on the embedded database (the OpenAI emulator in a process of its own, as a model
+ * is elsewhere): a topic job of n slides from its start to DONE
  * (captions, images at AI_IMAGE_CONCURRENCY, stored media, composites, the draft post), against
  * the ideal of one caption call plus ceil(n / concurrency) rounds of image calls. The ideal is
  * printed as arithmetic and as measured: the same model calls made straight to the emulator in this
@@ -22,15 +23,15 @@ import { runGeneration } from '../src/core/slides/generation/run-generation.js';
 import { submitGeneration } from '../src/core/slides/generation/submit.js';
 import { writeCaptions } from '../src/core/slides/write-captions.js';
 import { bootstrapTenant } from '../src/core/tenancy/bootstrap.js';
-import { startOpenAiEmulator } from '../src/emulators/openai/server.js';
 import { startTikTokEmulator } from '../src/emulators/tiktok/server.js';
 import { createLogger } from '../src/logger.js';
 import { openBenchDatabase } from './support/cluster.js';
+import { startOpenAiChild } from './support/openai-child.js';
 import { BENCH_SETTINGS } from './support/seed.js';
 
 const LATENCY_MS = 500;
 const SLIDE_COUNTS = (process.env.BENCH_SLIDES ?? '6,10').split(',').map(Number);
-const CONCURRENCY = Number(process.env.AI_IMAGE_CONCURRENCY ?? 4);
+const CONCURRENCY = Number(process.env.AI_IMAGE_CONCURRENCY ?? 3); // the setting's default
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const GOAL = 1.1;
 
@@ -89,7 +90,7 @@ async function pipeline(core: Core, scope: Scope, platformId: string, slides: nu
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'postdeck-bench-generation-'));
   const database = await openBenchDatabase(work);
-  const openai = await startOpenAiEmulator({ latencyMs: { chat: LATENCY_MS, images: LATENCY_MS } });
+  const openai = await startOpenAiChild(LATENCY_MS);
   const publicUrl = 'http://127.0.0.1:9';
   const tiktok = await startTikTokEmulator({
     port: 0,

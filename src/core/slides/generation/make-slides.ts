@@ -2,7 +2,7 @@ import type { CoreDeps, Scope } from '../../context.js';
 import { spendCreditOnce } from '../../credits/credits.js';
 import { AppError } from '../../errors.js';
 import { readMediaBytes, storeMediaBytes } from '../../media/store-bytes.js';
-import { renderSlide } from '../render/index.js';
+import { frameFor, prepareCaption, renderSlide, type CaptionInput, type PreparedCaption } from '../render/index.js';
 import type { GenerationSlideDoc } from './documents.js';
 import type { JobWriter } from './job-writer.js';
 
@@ -39,8 +39,16 @@ export async function makeSlides(deps: CoreDeps, scope: Scope, writer: JobWriter
   const lane = async (): Promise<void> => {
     while (!failure && !unexpected && next < pending.length) {
       const { slide, position } = pending[next++] as { slide: GenerationSlideDoc; position: number };
+      // The caption is laid out while the model draws (a failure here is retried by the render itself).
+      const caption = captionOf(writer, slide);
+      const layout = prepareCaption(caption, frameFor(...IMAGE_SIZE)).catch(() => undefined);
       const image = await imageOf(deps, writer, slide).catch(settle(slide.index));
-      if (image) finishing.push(finishSlide(deps, scope, writer, position, image).catch(settle(slide.index)));
+      if (image)
+        finishing.push(
+          layout
+            .then((prepared) => finishSlide(deps, scope, writer, position, image, { ...caption, prepared }))
+            .catch(settle(slide.index)),
+        );
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, lane));
@@ -60,8 +68,27 @@ async function imageOf(
     if (!stored) throw new AppError('internal_error', 'the stored image of this slide is gone');
     return { bytes: await readMediaBytes(deps, stored.storageKey), fresh: false };
   }
-  const bytes = await deps.ai.provider.image({ purpose: 'slide image', prompt: slide.imagePrompt, size: '1024x1536' });
+  const bytes = await deps.ai.provider.image({
+    purpose: 'slide image',
+    prompt: slide.imagePrompt,
+    size: `${IMAGE_SIZE[0]}x${IMAGE_SIZE[1]}`,
+  });
   return { bytes, fresh: true };
+}
+
+/** The 2:3 portrait the image model draws; it fills a 9:16 slide (docs/decisions.md). */
+const IMAGE_SIZE = [1024, 1536] as const;
+
+function captionOf(writer: JobWriter, slide: GenerationSlideDoc): CaptionInput {
+  const { request } = writer.job;
+  return {
+    caption: slide.caption,
+    textStyleId: request.textStyleId,
+    captionSize: request.captionSize,
+    textEffect: request.textEffect,
+    role: slide.index === 0 ? 'hook' : 'body',
+    language: request.language,
+  };
 }
 
 /** Charges and stores a fresh image while its caption is baked on, then stores the composite. */
@@ -71,6 +98,7 @@ async function finishSlide(
   writer: JobWriter,
   position: number,
   image: { bytes: Buffer; fresh: boolean },
+  caption: CaptionInput & { prepared?: PreparedCaption },
 ): Promise<void> {
   const { job } = writer;
   const slide = job.slides[position] as GenerationSlideDoc;
@@ -83,15 +111,7 @@ async function finishSlide(
     await writer.slide(position, { generatedMediaId: media.id, imageSpend }, true);
   };
   const [rendered] = await Promise.all([
-    renderSlide({
-      image: image.bytes,
-      caption: slide.caption,
-      textStyleId: job.request.textStyleId,
-      captionSize: job.request.captionSize,
-      textEffect: job.request.textEffect,
-      role: slide.index === 0 ? 'hook' : 'body',
-      language: job.request.language,
-    }),
+    renderSlide({ ...caption, image: image.bytes }),
     image.fresh ? record() : undefined,
   ]);
   const composite = await storeMediaBytes(deps, scope, rendered.jpeg, {

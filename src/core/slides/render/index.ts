@@ -9,6 +9,7 @@ export { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, SIZE_SHARES } from './styl
 export type { CaptionSize, TextEffect, TextStyleId } from './styles.js';
 export { FRAME_SIZES, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
 export { prepareFonts } from './fonts.js';
+export { frameFor } from './frame.js';
 
 export interface RenderSlideInput {
   /** Any image sharp reads, any size. */
@@ -21,6 +22,19 @@ export interface RenderSlideInput {
   role: 'hook' | 'body';
   /** Picks the CJK variant for Han characters (ja, ko, zh, zh-TW). */
   language?: string;
+  /** The caption laid out ahead of the photo; used when the photo turns out to have its frame. */
+  prepared?: PreparedCaption;
+}
+
+/** What laying out a caption needs: everything but the photo. */
+export type CaptionInput = Omit<RenderSlideInput, 'image' | 'prepared'>;
+
+/** A caption laid out for a frame, ready to paint: its layer, the size it fitted at and the size asked for. */
+export interface PreparedCaption {
+  frame: Frame;
+  layer: CaptionLayer;
+  px: number;
+  requestedPx: number;
 }
 
 export interface SlideWarning {
@@ -52,11 +66,10 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
   const frame = frameFor(source.width, source.height);
   const size = FRAME_SIZES[frame];
   const zone = SAFE_ZONES[frame];
-  const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * size.height);
-  // The caption is drawn while the photo decodes: they run on different threads.
-  const [canvas, { layer, px }] = await Promise.all([
+  // The caption is laid out while the photo decodes (they run on different threads), unless it was before.
+  const [canvas, { layer, px, requestedPx }] = await Promise.all([
     framedCanvas(input.image, frame, source),
-    fitCaption(input, requestedPx, zone, size.height),
+    input.prepared?.frame === frame ? input.prepared : prepareCaption(input, frame),
   ]);
   const textBox = place(layer, zone, input.role, size.height);
   paintLayer(canvas, layer, textBox);
@@ -80,12 +93,20 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
 /** The slides' JPEG settings (sharp's optimised Huffman coding left on: about 4% smaller on a photo). */
 export const SLIDE_JPEG = Object.freeze({ quality: 88 });
 
+/** Lays the caption out for `frame`: wrapped, fitted to the safe zone, its effect drawn. */
+export async function prepareCaption(input: CaptionInput, frame: Frame): Promise<PreparedCaption> {
+  const size = FRAME_SIZES[frame];
+  const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * size.height);
+  const { layer, px } = await fitCaption(input, requestedPx, SAFE_ZONES[frame], size.height);
+  return { frame, layer, px, requestedPx };
+}
+
 /** The smallest size ever drawn. */
 const MIN_PX = 10;
 
 /** The caption at the largest size from `requestedPx` down whose layer fits the zone (never below the floor). */
 async function fitCaption(
-  input: RenderSlideInput,
+  input: CaptionInput,
   requestedPx: number,
   zone: Box,
   frameHeight: number,
