@@ -110,10 +110,14 @@ async function finishSlide(
     });
     await writer.slide(position, { generatedMediaId: media.id, imageSpend }, true);
   };
-  const [rendered] = await Promise.all([
+  // Both settle before either's failure is thrown: no write of this slide may land after the run ends.
+  const [rendering, recording] = await Promise.allSettled([
     renderSlide({ ...caption, image: image.bytes }),
     image.fresh ? record() : undefined,
   ]);
+  if (recording.status === 'rejected') throw recording.reason;
+  if (rendering.status === 'rejected') throw rendering.reason;
+  const rendered = rendering.value;
   const composite = await storeMediaBytes(deps, scope, rendered.jpeg, {
     source: 'composite',
     fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,
