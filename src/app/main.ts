@@ -18,6 +18,8 @@ import { JOB_DEFINITIONS, RECURRING_JOBS } from './jobs.js';
 import { openDatabase, type DatabaseHandle } from '../db/connect.js';
 import { createHttpApp } from '../http/app.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
+import { createMcpHttpHandler } from '../mcp/http.js';
+import { POSTDECK_VERSION } from './version.js';
 import type { Logger } from '../logger.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
@@ -133,6 +135,7 @@ export async function startPostdeck(
         checkDatabase: () => core.database.ping(),
         devicePrefix: config.auth.devicePrefix,
         openSignup: config.auth.openSignup,
+        mcp: createMcpHttpHandler({ deps: core.deps, logger, version: POSTDECK_VERSION }),
       });
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }

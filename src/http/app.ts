@@ -10,6 +10,7 @@ import { createDeviceRouter } from './auth/device-routes.js';
 import { createKeyRouter } from './auth/key-routes.js';
 import { errorMiddleware } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { createMcpRouter, type McpRequestHandler } from './mcp-route.js';
 import type { AppState } from './shared/context.js';
 import { createSystemRouter } from './system-routes.js';
 import { createWebRouter } from './web/web-router.js';
@@ -27,9 +28,11 @@ export interface HttpAppOptions {
   openSignup?: boolean | undefined;
   /** Whether the web app's cookies are Secure; follows the public URL's scheme when not given. */
   secureCookies?: boolean | undefined;
+  /** The MCP adapter, served at /mcp when given. */
+  mcp?: McpRequestHandler | undefined;
 }
 
-/** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /auth. */
+/** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /mcp, /auth. */
 export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: options.trustProxy, maxIpsCount: 1 });
   // Errors are rendered by errorMiddleware; Koa's default handler would print them to stderr.
@@ -44,6 +47,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(errorMiddleware(options.logger));
   app.use(system.routes());
   app.use(api.routes());
+  if (options.mcp) app.use(createMcpRouter(options.deps, options.publicUrl, options.mcp).routes());
   app.use(createMediaServingRouter(options.deps, options.deps.media).routes());
   app.use(createDeviceRouter(options).routes());
   app.use(createKeyRouter(options.deps).routes());

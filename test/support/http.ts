@@ -1,5 +1,6 @@
 import type { MediaDeps } from '../../src/core/media/deps.js';
 import { createHttpApp, type HttpAppOptions } from '../../src/http/app.js';
+import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
 import type { TestDatabase } from './db.js';
 
@@ -28,8 +29,9 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const media: MediaDeps = { ...database.deps.media, ...options.media };
+  const deps = { ...database.deps, media };
   const app = createHttpApp({
-    deps: { ...database.deps, media },
+    deps,
     logger: database.deps.logger,
     publicUrl: 'http://localhost',
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
@@ -37,6 +39,7 @@ export async function startTestServer(
     checkDatabase: async () => {
       await database.db.command({ ping: 1 });
     },
+    mcp: createMcpHttpHandler({ deps, logger: database.deps.logger, version: 'test' }),
     ...options.app,
   });
   const server: RunningHttpServer = await startHttpServer(app, { host: '127.0.0.1', port: options.port ?? 0 });

@@ -1,0 +1,30 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AppError } from '../core/errors.js';
+import type { Logger } from '../logger.js';
+
+/** A tool's answer: the result as structured content (when it is an object) and as JSON text. */
+export function toolSuccess(value: unknown, structured: boolean): CallToolResult {
+  const text = value === undefined ? 'Done.' : JSON.stringify(value, null, 2);
+  return {
+    content: [{ type: 'text', text }],
+    ...(structured && value !== undefined ? { structuredContent: value as Record<string, unknown> } : {}),
+  };
+}
+
+/**
+ * A failure the agent can act on: `isError` with `{ error: { code, message, details } }` as JSON text,
+ * the details naming each malformed argument's path. Anything that is not an AppError is logged and answered as a
+ * generic internal error, so no internal text reaches the agent.
+ */
+export function toolFailure(error: unknown, logger: Logger, tool: string): CallToolResult {
+  const known =
+    error instanceof AppError ? error : new AppError('internal_error', 'Something went wrong on our side; try again');
+  if (!(error instanceof AppError)) logger.error({ err: error, tool }, 'MCP tool failed unexpectedly');
+  const body = {
+    code: known.code,
+    message: known.message,
+    ...(known.details ? { details: known.details.map(({ path, message }) => ({ path, message })) } : {}),
+  };
+  // Text only: a client checks structured content against the tool's output schema, errors included.
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }, null, 2) }] };
+}

@@ -1,0 +1,46 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CoreDeps, Scope } from '../core/context.js';
+import { AppError } from '../core/errors.js';
+import type { Logger } from '../logger.js';
+import { toolFailure, toolSuccess } from './results.js';
+import { TOOL_BINDINGS } from './tools.js';
+
+export interface McpServerOptions {
+  deps: CoreDeps;
+  logger: Logger;
+  /** The server's version, as clients see it in the handshake. */
+  version: string;
+}
+
+const INSTRUCTIONS = `Postdeck schedules and publishes TikTok posts (photo carousels and videos) for one workspace.
+Typical flow: list_platforms, then get_platform_schema for the account's posting rules; write captions
+(caption_slides) and upload or generate images; composite_slides bakes captions onto them; create_posts
+last, as a draft unless told otherwise, then publish_post. Failures are isError results with a stable code.`;
+
+/**
+ * An MCP server for one caller's workspace: every operation as a tool. One per connection (the SDK's
+ * servers take one transport each), built for the scope the caller authenticated as.
+ */
+export function createMcpServer(options: McpServerOptions, scope: Scope): Server {
+  const server = new Server(
+    { name: 'postdeck', title: 'Postdeck', version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...TOOL_BINDINGS.values()].map((binding) => binding.tool),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    const binding = TOOL_BINDINGS.get(name);
+    try {
+      if (!binding) throw new AppError('not_found', `No tool is named ${name}; tools/list has them all`);
+      const input = await binding.input(options.deps, args);
+      const output = await binding.operation.run(options.deps, scope, input as never);
+      return toolSuccess(output, binding.structured);
+    } catch (error) {
+      return toolFailure(error, options.logger, name);
+    }
+  });
+  return server;
+}

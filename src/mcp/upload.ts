@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { CoreDeps } from '../core/context.js';
+import { AppError } from '../core/errors.js';
+import { ingestUpload } from '../core/media/ingest.js';
+import { UploadFieldsSchema } from '../core/media/schema.js';
+
+/** The most an upload may carry inline as base64, decoded (larger files: the REST upload). */
+export const MAX_INLINE_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** upload_media's arguments over MCP: the REST upload's fields, the bytes as base64 instead of a form part. */
+export const InlineUploadSchema = UploadFieldsSchema.extend({
+  fileName: z.string().trim().min(1).max(255).describe('the file name, e.g. slide-1.jpg'),
+  content: z
+    .base64()
+    .max(Math.ceil(MAX_INLINE_UPLOAD_BYTES / 3) * 4)
+    .describe(
+      `the file's bytes, base64-encoded; at most ${MAX_INLINE_UPLOAD_BYTES / 1024 / 1024} MB decoded. JPEG, WebP, MP4, WebM or QuickTime, checked from the bytes`,
+    ),
+});
+
+/**
+ * Stores the decoded bytes exactly as a REST upload is stored (type sniffed, size limits enforced)
+ * and returns upload_media's input; the operation deletes the bytes if it then refuses them.
+ */
+export async function inlineUploadInput(deps: CoreDeps, args: z.output<typeof InlineUploadSchema>) {
+  const { content, ...fields } = args;
+  const bytes = Buffer.from(content, 'base64');
+  if (bytes.length === 0) throw new AppError('invalid_media_file', 'The file is empty');
+  const file = await ingestUpload(deps.media, Readable.from([bytes]));
+  return { ...fields, file: { ...file, uploadedName: fields.fileName } };
+}

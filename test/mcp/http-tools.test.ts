@@ -1,0 +1,170 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/core/operations/registry.js';
+import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { buildTenant } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/http.js';
+import { makeJpeg } from '../support/media.js';
+
+// The MCP endpoint over real HTTP on loopback, reached with the SDK's own client and transport.
+let t: TestDatabase;
+let server: TestServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  server = await startTestServer(t);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await server.stop();
+  await t.close();
+});
+
+async function connect(apiKey: string): Promise<Client> {
+  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  await client.listTools(); // the client checks structured results against the schemas it listed
+  return client;
+}
+
+/** The error an isError result carries. */
+function errorOf(result: CallToolResult): { code: string; message: string; details?: { path: unknown[] }[] } {
+  expect(result.isError).toBe(true);
+  const text = (result.content[0] as { text: string }).text;
+  return (JSON.parse(text) as { error: { code: string; message: string; details?: { path: unknown[] }[] } }).error;
+}
+
+describe('the MCP endpoint', () => {
+  it('lists one tool per operation, with its title, annotations and schemas', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(OPERATIONS.map((operation) => operation.name).sort());
+    for (const operation of OPERATIONS) {
+      const tool = tools.find((each) => each.name === operation.name)!;
+      expect(tool.title).toBe(operation.title);
+      expect(tool.description).toContain(operation.summary);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.annotations).toEqual({
+        title: operation.title,
+        readOnlyHint: operation.hints.readOnly,
+        destructiveHint: operation.hints.destructive,
+        idempotentHint: operation.hints.idempotent,
+        openWorldHint: operation.hints.openWorld,
+      });
+    }
+    const listPlatforms = tools.find((tool) => tool.name === 'list_platforms')!;
+    expect(listPlatforms.outputSchema?.properties).toHaveProperty('platforms');
+    const upload = tools.find((tool) => tool.name === 'upload_media')!;
+    expect(upload.inputSchema.properties).toHaveProperty('content');
+    expect(upload.inputSchema.required).toEqual(expect.arrayContaining(['fileName', 'content']));
+  });
+
+  it('answers a read with structured content and the same as JSON text', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const result = (await client.callTool({ name: 'list_platforms', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ platforms: [] });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({ platforms: [] });
+  });
+
+  it('uploads base64 content checked as REST checks it, then finds it by id', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const jpeg = await makeJpeg(320, 480);
+    const uploaded = (await client.callTool({
+      name: 'upload_media',
+      arguments: { fileName: 'cover.jpg', content: jpeg.toString('base64') },
+    })) as CallToolResult;
+    expect(uploaded.isError).toBeFalsy();
+    const media = uploaded.structuredContent as { id: string; mimeType: string; status: string; size: number };
+    expect(media).toMatchObject({ mimeType: 'image/jpeg', status: 'READY', size: jpeg.length });
+    const found = (await client.callTool({ name: 'get_media', arguments: { id: media.id } })) as CallToolResult;
+    expect(found.structuredContent).toMatchObject({ id: media.id });
+    // Text is not an image, whatever its name says.
+    const spoofed = (await client.callTool({
+      name: 'upload_media',
+      arguments: { fileName: 'fake.jpg', content: Buffer.from('not an image at all').toString('base64') },
+    })) as CallToolResult;
+    expect(errorOf(spoofed).code).toBe('invalid_media_file');
+  });
+
+  it('names the malformed argument in an isError result', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const result = (await client.callTool({ name: 'get_media', arguments: { id: 'not-a-uuid' } })) as CallToolResult;
+    const error = errorOf(result);
+    expect(error.code).toBe('invalid_request');
+    expect(error.details?.[0]?.path).toEqual(['id']);
+    const missing = errorOf(
+      (await client.callTool({ name: 'upload_media', arguments: { fileName: 'x.jpg' } })) as CallToolResult,
+    );
+    expect(missing.details?.map((detail) => detail.path)).toEqual([['content']]);
+  });
+
+  it("answers not_found for another workspace's ids", async () => {
+    const owner = await buildTenant(t.deps);
+    const stranger = await buildTenant(t.deps);
+    const ownerClient = await connect(owner.apiKey);
+    const uploaded = (await ownerClient.callTool({
+      name: 'upload_media',
+      arguments: { fileName: 'mine.jpg', content: (await makeJpeg()).toString('base64') },
+    })) as CallToolResult;
+    const { id } = uploaded.structuredContent as { id: string };
+    const strangerClient = await connect(stranger.apiKey);
+    for (const name of ['get_media', 'delete_media']) {
+      const result = (await strangerClient.callTool({ name, arguments: { id } })) as CallToolResult;
+      expect(errorOf(result).code).toBe('not_found');
+    }
+    expect(
+      ((await ownerClient.callTool({ name: 'get_media', arguments: { id } })) as CallToolResult).isError,
+    ).toBeFalsy();
+  });
+
+  it('refuses a missing or wrong key with 401 and WWW-Authenticate', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
+    const missing = await post({});
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(((await missing.json()) as { code: string }).code).toBe('missing_api_key');
+    const wrong = await post({ authorization: 'Bearer service_sk_wrong' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    await expect(connect('service_sk_wrong')).rejects.toThrow(/invalid_api_key/);
+  });
+
+  it('answers GET and DELETE with 405 (stateless) and a foreign browser origin with 403', async () => {
+    const tenant = await buildTenant(t.deps);
+    for (const method of ['GET', 'DELETE']) {
+      const answer = await server.request('/mcp', { method, apiKey: tenant.apiKey });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe('POST');
+    }
+    const foreign = await server.request('/mcp', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(403);
+  });
+});
