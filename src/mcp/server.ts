@@ -4,7 +4,7 @@ import type { CoreDeps, Scope } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { toolFailure, toolSuccess } from './results.js';
-import { TOOL_BINDINGS } from './tools.js';
+import { TOOL_BINDINGS, type ToolContext } from './tools.js';
 
 export interface McpServerOptions {
   deps: CoreDeps;
@@ -30,14 +30,25 @@ export function createMcpServer(options: McpServerOptions, scope: Scope): Server
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...TOOL_BINDINGS.values()].map((binding) => binding.tool),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     const binding = TOOL_BINDINGS.get(name);
+    const token = request.params._meta?.progressToken;
+    const context: ToolContext = {
+      signal: extra.signal,
+      ...(token === undefined
+        ? {}
+        : {
+            progress: (progress, total, message) =>
+              extra.sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress, total, message },
+              }),
+          }),
+    };
     try {
       if (!binding) throw new AppError('not_found', `No tool is named ${name}; tools/list has them all`);
-      const input = await binding.input(options.deps, args);
-      const output = await binding.operation.run(options.deps, scope, input as never);
-      return toolSuccess(output, binding.structured);
+      return toolSuccess(await binding.call(options.deps, scope, args, context), binding.structured);
     } catch (error) {
       return toolFailure(error, options.logger, name);
     }

@@ -1,31 +1,44 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { CoreDeps } from '../core/context.js';
-import type { AnyOperation } from '../core/operations/operation.js';
+import type { CoreDeps, Scope } from '../core/context.js';
 import { invalidRequest } from '../core/errors.js';
-import { issuesOf, parseOperationInput } from '../core/operations/input.js';
+import type { AnyOperation } from '../core/operations/operation.js';
+import { checkOperationInput, issuesOf, parseOperationInput } from '../core/operations/input.js';
 import { OPERATIONS } from '../core/operations/registry.js';
+import { uploadMediaOperation } from '../core/media/operations.js';
 import { jsonSchemaOf, type JsonSchemaObject } from './json-schema.js';
+import { GenerateArgumentsSchema, GenerateResultSchema, generateAndFollow, type ToolContext } from './long-work.js';
 import { InlineUploadSchema, inlineUploadInput } from './upload.js';
 
-/** An operation as an MCP tool: how it is listed, and how its arguments become the operation's input. */
+export type { ToolContext } from './long-work.js';
+
+/** An operation as an MCP tool: how it is listed, and how a call runs. */
 export interface ToolBinding {
-  operation: AnyOperation;
   tool: Tool;
   /** Whether a result comes back as structured content (the output is an object). */
   structured: boolean;
-  /** Validates the arguments and turns them into the operation's input. */
-  input(deps: CoreDeps, args: unknown): Promise<unknown>;
+  call(deps: CoreDeps, scope: Scope, args: unknown, context: ToolContext): Promise<unknown>;
 }
 
 /**
- * How the arguments of a tool differ from its operation's input, where a transport must: an upload's
- * bytes arrive as base64 in the arguments, where REST streams them as a form part.
+ * Where a tool must differ from its operation, and why. The arguments and results stay the
+ * operation's own schemas, extended: an upload's bytes arrive as base64 where REST streams a form
+ * part; generate_slideshow can wait for its job and report progress, which only MCP can carry.
  */
-const ARGUMENT_SCHEMAS: Readonly<
-  Record<string, { schema: z.ZodObject; toInput(deps: CoreDeps, args: never): Promise<unknown> }>
-> = {
-  upload_media: { schema: InlineUploadSchema, toInput: inlineUploadInput },
+interface ToolExtension {
+  args: z.ZodObject;
+  output?: z.ZodObject;
+  call(deps: CoreDeps, scope: Scope, args: never, context: ToolContext): Promise<unknown>;
+}
+
+const EXTENSIONS: Readonly<Record<string, ToolExtension>> = {
+  upload_media: {
+    args: InlineUploadSchema,
+    async call(deps, scope, args: z.output<typeof InlineUploadSchema>) {
+      return uploadMediaOperation.run(deps, scope, await inlineUploadInput(deps, args));
+    },
+  },
+  generate_slideshow: { args: GenerateArgumentsSchema, output: GenerateResultSchema, call: generateAndFollow },
 };
 
 function annotationsOf(operation: AnyOperation): ToolAnnotations {
@@ -44,12 +57,21 @@ function describe(operation: AnyOperation): string {
   return `${operation.summary}. Returns ${operation.result}. Failures come back as isError results with a code (${errors}).`;
 }
 
+/** The extension's arguments, validated, with the operation's rules across fields (issues at argument paths). */
+function parseExtended(operation: AnyOperation, extension: ToolExtension, args: unknown): unknown {
+  const parsed = extension.args.safeParse(args ?? {});
+  if (!parsed.success) throw invalidRequest(issuesOf(parsed.error));
+  const issues = checkOperationInput(operation, parsed.data);
+  if (issues.length > 0) throw invalidRequest(issues);
+  return parsed.data;
+}
+
 function bind(operation: AnyOperation): ToolBinding {
-  const special = ARGUMENT_SCHEMAS[operation.name];
-  const inputSchema = jsonSchemaOf(special?.schema ?? operation.input, 'input') as JsonSchemaObject;
-  const outputSchema = operation.output ? jsonSchemaOf(operation.output, 'output') : undefined;
+  const extension = EXTENSIONS[operation.name];
+  const inputSchema = jsonSchemaOf(extension?.args ?? operation.input, 'input') as JsonSchemaObject;
+  const output = extension?.output ?? operation.output;
+  const outputSchema = output ? jsonSchemaOf(output, 'output') : undefined;
   return {
-    operation,
     structured: outputSchema !== undefined,
     tool: {
       name: operation.name,
@@ -59,11 +81,9 @@ function bind(operation: AnyOperation): ToolBinding {
       ...(outputSchema ? { outputSchema } : {}),
       annotations: annotationsOf(operation),
     },
-    async input(deps, args) {
-      if (!special) return parseOperationInput(operation, args ?? {});
-      const parsed = special.schema.safeParse(args ?? {});
-      if (!parsed.success) throw invalidRequest(issuesOf(parsed.error));
-      return special.toInput(deps, parsed.data as never);
+    call(deps, scope, args, context) {
+      if (!extension) return operation.run(deps, scope, parseOperationInput(operation, args ?? {}));
+      return extension.call(deps, scope, parseExtended(operation, extension, args) as never, context);
     },
   };
 }

@@ -1,0 +1,111 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAiStack, type AiStack } from '../support/ai.js';
+import { connectedTenant, DIRECT } from '../support/posts.js';
+
+// generate_slideshow over Streamable HTTP on the emulators, with a worker running the job.
+let stack: AiStack;
+const clients: Client[] = [];
+beforeAll(async () => {
+  stack = await startAiStack({
+    plans: {
+      free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
+      creator: { captionCredits: 50, imageCredits: 50, monthlyPosts: 50 },
+    },
+  });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await stack.stop();
+});
+
+async function creator() {
+  const { tenant, platform } = await connectedTenant(stack.t, stack.f);
+  await stack.t.db.collection('accounts').updateOne({ _id: tenant.accountId as never }, { $set: { plan: 'creator' } });
+  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${stack.server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${tenant.apiKey}` } },
+    }),
+  );
+  clients.push(client);
+  await client.listTools();
+  return { client, platformId: platform._id };
+}
+
+type Job = { status: string; stage: string; completed: number; total: number; postGroupId: string | null };
+
+describe('generate_slideshow over MCP', () => {
+  it('reports progress in order while the job runs, then returns the finished job and its post group', async () => {
+    const { client, platformId } = await creator();
+    stack.openai.control.setLatency({ imagesMs: 150 });
+    const progress: Progress[] = [];
+    const result = (await client.callTool(
+      {
+        name: 'generate_slideshow',
+        arguments: {
+          platformIds: [platformId],
+          topic: 'indoor herb garden',
+          slideCount: 4,
+          mode: 'draft',
+          settings: DIRECT,
+        },
+      },
+      undefined,
+      { onprogress: (update) => progress.push(update), resetTimeoutOnProgress: true },
+    )) as CallToolResult;
+    stack.openai.control.setLatency({ imagesMs: 0 });
+    expect(result.isError).toBeFalsy();
+    const { job, total } = result.structuredContent as { job: Job; total: number };
+    expect(total).toBe(4);
+    expect(job).toMatchObject({ status: 'DONE', stage: 'done', completed: 4, total: 4 });
+    expect(job.postGroupId).toMatch(/^[0-9a-f-]{36}$/);
+    // In order: the count never goes back, the stages only move forward, and it ends at done.
+    const counts = progress.map((update) => update.progress);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(progress.every((update) => update.total === 4)).toBe(true);
+    const stages = ['queued', 'writing_captions', 'generating_images', 'creating_post', 'done'];
+    const order = progress.map((update) => stages.indexOf(String(update.message)));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(progress.at(-1)).toMatchObject({ progress: 4, message: 'done' });
+    expect(new Set(progress.map((update) => update.message)).size).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it('answers at once without a progress token, and a cancelled wait leaves the job running to DONE', async () => {
+    const { client, platformId } = await creator();
+    const args = { platformIds: [platformId], topic: 'city cycling', slideCount: 3, mode: 'draft', settings: DIRECT };
+    const quick = (await client.callTool({ name: 'generate_slideshow', arguments: args })) as CallToolResult;
+    expect(quick.structuredContent).toMatchObject({ status: 'WAITING', total: 3 });
+    expect(quick.structuredContent).not.toHaveProperty('job');
+
+    stack.openai.control.setLatency({ imagesMs: 1_000 });
+    const abort = new AbortController();
+    const seen: Progress[] = [];
+    const waiting = client.callTool({ name: 'generate_slideshow', arguments: { ...args, wait: true } }, undefined, {
+      signal: abort.signal,
+      onprogress: (update) => {
+        seen.push(update);
+        if (update.message === 'generating_images') abort.abort();
+      },
+    });
+    await expect(waiting).rejects.toThrow();
+    stack.openai.control.setLatency({ imagesMs: 0 });
+    expect(seen.length).toBeGreaterThan(0);
+    // The job itself was not harmed: it finishes on its own.
+    const jobs = await stack.t.deps.db.generationJobs.find({ 'request.topic': 'city cycling' }).toArray();
+    expect(jobs).toHaveLength(2);
+    for (let i = 0; i < 200; i++) {
+      const statuses = (await stack.t.deps.db.generationJobs.find({ 'request.topic': 'city cycling' }).toArray()).map(
+        (job) => job.status,
+      );
+      if (statuses.every((status) => status === 'DONE')) break;
+      await sleep(100);
+    }
+    const done = await stack.t.deps.db.generationJobs.find({ 'request.topic': 'city cycling' }).toArray();
+    expect(done.map((job) => job.status)).toEqual(['DONE', 'DONE']);
+  }, 60_000);
+});
