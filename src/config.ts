@@ -56,6 +56,7 @@ const EnvSchema = z.object({
     .regex(/^[A-Z]{2,8}$/, 'must be 2 to 8 capital letters')
     .default('DECK'),
   POSTDECK_SERVER: z.url().optional(),
+  POSTDECK_API_KEY: z.string().startsWith('service_sk_', 'must be a Postdeck API key (service_sk_...)').optional(),
   POSTDECK_CONFIG_DIR: z.string().min(1).optional(),
   XDG_CONFIG_HOME: z.string().min(1).optional(),
   CI: z.string().optional(),
@@ -123,6 +124,7 @@ export interface Config {
     readonly defaultServer: string;
     /** Running under CI: never try to open a browser. */
     readonly ci: boolean;
+    readonly apiKey: string | undefined; // POSTDECK_API_KEY: `postdeck mcp` uses it before login's key
   };
   /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
   /** The key (base64) that seals provider tokens at rest; when unset, a key file under DATA_DIR is created and used. */
@@ -170,7 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
   const envFile = path.resolve(cwd, options.envFile ?? '.env');
   const fileVars = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
   const merged = { ...fileVars, ...withoutEmpty(env) };
-
   const parsed = EnvSchema.safeParse(merged);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
@@ -231,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       ),
       defaultServer: vars.POSTDECK_SERVER ?? vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
       ci: Boolean(vars.CI) && vars.CI !== 'false',
+      apiKey: vars.POSTDECK_API_KEY,
     },
     tokenEncryptionKey: vars.TOKEN_ENCRYPTION_KEY,
     tiktok: {

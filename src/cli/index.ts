@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './admin.js';
 import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './login.js';
 import { emulateTikTokCommand } from './emulate.js';
+import { mcpCommand } from './mcp.js';
 import { reportCliError } from './runtime.js';
 import { loadConfig } from '../config.js';
 import { serveCommand } from './serve.js';
@@ -19,6 +20,7 @@ Commands:
   login [--server URL]              get an API key through the browser (device flow) and store it
   whoami                            show the server, workspace and key you are logged in with
   logout                            revoke the stored key and forget it
+  mcp [--server URL]                the MCP server on stdio for desktop agents (key: POSTDECK_API_KEY or login's)
   emulate tiktok [--port N] [--host H] [--data-file F]
                                     run the local TikTok emulator (for development and tests)
   help                              show this text
@@ -65,6 +67,8 @@ async function main(argv: string[]): Promise<void> {
       return whoamiCommand(clientSettings());
     case 'logout':
       return logoutCommand(clientSettings());
+    case 'mcp':
+      return mcpCommand({ ...clientSettings(), apiKey: loadConfig(process.env).client.apiKey }, values.server);
     case 'emulate tiktok':
       return emulateTikTokCommand({ port: values.port, host: values.host, dataFile: values['data-file'] });
     default:

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { buildTenant } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/http.js';
+import { makeJpeg } from '../support/media.js';
+import { ENTRY } from '../support/spawn.js';
+
+// `postdeck mcp` spawned as a desktop agent runs it: the SDK's stdio client, the built entry point.
+let t: TestDatabase;
+let server: TestServer;
+let dir: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  server = await startTestServer(t);
+  dir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-mcp-stdio-'));
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await server.stop();
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function transport(apiKey: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [ENTRY, 'mcp'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      POSTDECK_CONFIG_DIR: path.join(dir, 'config'),
+      POSTDECK_API_KEY: apiKey,
+      POSTDECK_SERVER: server.url,
+    },
+    stderr: 'pipe',
+  });
+}
+
+async function connect(apiKey: string): Promise<Client> {
+  const client = new Client({ name: 'desktop-agent', version: '1.0.0' });
+  await client.connect(transport(apiKey));
+  clients.push(client);
+  await client.listTools();
+  return client;
+}
+
+const errorOf = (result: CallToolResult) =>
+  (
+    JSON.parse((result.content[0] as { text: string }).text) as {
+      error: { code: string; details?: { path: unknown[] }[] };
+    }
+  ).error;
+
+describe('postdeck mcp (stdio)', () => {
+  it("serves the server's tools, upload_media with a local path besides base64", async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_platforms', 'generate_slideshow']));
+    const upload = tools.find((tool) => tool.name === 'upload_media')!;
+    expect(upload.inputSchema.properties).toHaveProperty('path');
+    expect(upload.inputSchema.properties).toHaveProperty('content');
+    const listed = (await client.callTool({ name: 'list_platforms', arguments: {} })) as CallToolResult;
+    expect(listed.structuredContent).toEqual({ platforms: [] });
+  }, 60_000);
+
+  it('streams a local file to the server, checked as any upload; a missing file names the path', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const file = path.join(dir, 'holiday.jpg');
+    const jpeg = await makeJpeg(400, 600);
+    writeFileSync(file, jpeg);
+    const uploaded = (await client.callTool({ name: 'upload_media', arguments: { path: file } })) as CallToolResult;
+    expect(uploaded.isError).toBeFalsy();
+    const media = uploaded.structuredContent as { id: string; mimeType: string; size: number };
+    expect(media).toMatchObject({ mimeType: 'image/jpeg', size: jpeg.length });
+    const stored = await t.deps.db.media.findOne({ _id: media.id });
+    expect(stored?.workspaceId).toBe(tenant.workspaceId);
+
+    const text = path.join(dir, 'notes.jpg');
+    writeFileSync(text, 'plain text pretending to be a photo');
+    const spoofed = (await client.callTool({ name: 'upload_media', arguments: { path: text } })) as CallToolResult;
+    expect(errorOf(spoofed).code).toBe('invalid_media_file');
+    const missing = (await client.callTool({
+      name: 'upload_media',
+      arguments: { path: path.join(dir, 'nope.jpg') },
+    })) as CallToolResult;
+    expect(errorOf(missing)).toMatchObject({ code: 'invalid_request', details: [{ path: ['path'] }] });
+
+    const inline = (await client.callTool({
+      name: 'upload_media',
+      arguments: { fileName: 'inline.jpg', content: jpeg.toString('base64') },
+    })) as CallToolResult;
+    expect(inline.structuredContent).toMatchObject({ mimeType: 'image/jpeg' });
+  }, 60_000);
+
+  it("answers not_found for another workspace's media, and will not start with a wrong key", async () => {
+    const owner = await buildTenant(t.deps);
+    const stranger = await buildTenant(t.deps);
+    const ownerClient = await connect(owner.apiKey);
+    const uploaded = (await ownerClient.callTool({
+      name: 'upload_media',
+      arguments: { fileName: 'mine.jpg', content: (await makeJpeg()).toString('base64') },
+    })) as CallToolResult;
+    const { id } = uploaded.structuredContent as { id: string };
+    const strangerClient = await connect(stranger.apiKey);
+    const result = (await strangerClient.callTool({ name: 'get_media', arguments: { id } })) as CallToolResult;
+    expect(errorOf(result).code).toBe('not_found');
+
+    const refused = new Client({ name: 'desktop-agent', version: '1.0.0' });
+    const wrong = transport('service_sk_wrong');
+    let stderr = '';
+    wrong.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await expect(refused.connect(wrong)).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(stderr).toContain('invalid_api_key');
+  }, 60_000);
+});
