@@ -3,6 +3,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { CoreDeps, Scope } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
 import { toolFailure, toolSuccess } from './results.js';
 import { TOOL_BINDINGS, type ToolContext } from './tools.js';
 
@@ -25,8 +27,10 @@ last, as a draft unless told otherwise, then publish_post. Failures are isError 
 export function createMcpServer(options: McpServerOptions, scope: Scope): Server {
   const server = new Server(
     { name: 'postdeck', title: 'Postdeck', version: options.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
+  registerResources(server, options.deps, scope, options.logger);
+  registerPrompts(server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...TOOL_BINDINGS.values()].map((binding) => binding.tool),
   }));

@@ -4,7 +4,12 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -20,7 +25,7 @@ export interface StdioBridgeOptions {
 
 /**
  * `postdeck mcp`: an MCP server on stdin/stdout for desktop agents that forwards every tool call to
- * the Postdeck server's /mcp, so the tools are defined once, there. It adds only what needs the
+ * the Postdeck server's /mcp (tools, resources, prompts), so they are defined once, there. It adds only what needs the
  * agent's machine: upload_media also takes `path`, a local file streamed to the server.
  */
 export async function startStdioBridge(options: StdioBridgeOptions): Promise<{ close(): Promise<void> }> {
@@ -33,8 +38,17 @@ export async function startStdioBridge(options: StdioBridgeOptions): Promise<{ c
   const { tools } = await remote.listTools();
   const local = new Server(
     { name: 'postdeck', title: 'Postdeck', version: options.version },
-    { capabilities: { tools: {} }, ...(remote.getInstructions() ? { instructions: remote.getInstructions() } : {}) },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      ...(remote.getInstructions() ? { instructions: remote.getInstructions() } : {}),
+    },
   );
+  // Resources and prompts are the server's, passed through as they are.
+  local.setRequestHandler(ListResourcesRequestSchema, ({ params }) => remote.listResources(params));
+  local.setRequestHandler(ListResourceTemplatesRequestSchema, ({ params }) => remote.listResourceTemplates(params));
+  local.setRequestHandler(ReadResourceRequestSchema, ({ params }) => remote.readResource(params));
+  local.setRequestHandler(ListPromptsRequestSchema, ({ params }) => remote.listPrompts(params));
+  local.setRequestHandler(GetPromptRequestSchema, ({ params }) => remote.getPrompt(params));
   local.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(withLocalPath) }));
   local.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;

@@ -108,4 +108,21 @@ describe('generate_slideshow over MCP', () => {
     const done = await stack.t.deps.db.generationJobs.find({ 'request.topic': 'city cycling' }).toArray();
     expect(done.map((job) => job.status)).toEqual(['DONE', 'DONE']);
   }, 60_000);
+
+  it("reads a connected platform's posting schema as a resource", async () => {
+    const { client, platformId } = await creator();
+    const { resources } = await client.listResources();
+    const uri = `postdeck://platforms/${platformId}/schema`;
+    expect(resources.map((resource) => resource.uri)).toContain(uri);
+    const read = await client.readResource({ uri });
+    const schema = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown>;
+    const fromTool = (await client.callTool({
+      name: 'get_platform_schema',
+      arguments: { id: platformId },
+    })) as CallToolResult;
+    // Both read TikTok live, so only the moment of reading may differ.
+    const same = (value: Record<string, unknown>) =>
+      JSON.stringify(value, (key, v: unknown) => (/At$/.test(key) ? 0 : v));
+    expect(same(schema)).toBe(same(fromTool.structuredContent as Record<string, unknown>));
+  });
 });

@@ -167,4 +167,37 @@ describe('the MCP endpoint', () => {
     });
     expect(foreign.status).toBe(403);
   });
+
+  it('offers the AI defaults as a resource (no prompt text) and a platform schema template; unknown ones are not found', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(['postdeck://workspace/ai-settings']);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      'postdeck://platforms/{platformId}/schema',
+    ]);
+    const read = await client.readResource({ uri: 'postdeck://workspace/ai-settings' });
+    const defaults = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown>;
+    expect(defaults).toMatchObject({ defaultLanguage: 'en', defaultSlideLength: 'medium' });
+    expect(defaults).not.toHaveProperty('systemPrompt');
+    await expect(client.readResource({ uri: 'postdeck://nothing/here' })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      client.readResource({ uri: 'postdeck://platforms/6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b/schema' }),
+    ).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('offers the carousel workflow prompt, which needs a topic', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(['make_carousel']);
+    const prompt = await client.getPrompt({ name: 'make_carousel', arguments: { topic: 'sourdough basics' } });
+    const text = (prompt.messages[0]?.content as { text: string }).text;
+    expect(text).toContain('sourdough basics');
+    for (const tool of ['list_platforms', 'get_platform_schema', 'caption_slides', 'composite_slides', 'create_posts'])
+      expect(text).toContain(tool);
+    expect(text.indexOf('list_platforms')).toBeLessThan(text.indexOf('create_posts'));
+    await expect(client.getPrompt({ name: 'make_carousel', arguments: {} })).rejects.toThrow(/topic/);
+  });
 });

@@ -60,7 +60,7 @@ const errorOf = (result: CallToolResult) =>
   ).error;
 
 describe('postdeck mcp (stdio)', () => {
-  it("serves the server's tools, upload_media with a local path besides base64", async () => {
+  it("serves the server's tools (upload_media with a local path besides base64), resources and prompts", async () => {
     const tenant = await buildTenant(t.deps);
     const client = await connect(tenant.apiKey);
     const { tools } = await client.listTools();
@@ -70,6 +70,10 @@ describe('postdeck mcp (stdio)', () => {
     expect(upload.inputSchema.properties).toHaveProperty('content');
     const listed = (await client.callTool({ name: 'list_platforms', arguments: {} })) as CallToolResult;
     expect(listed.structuredContent).toEqual({ platforms: [] });
+    // Resources and prompts pass through from the server.
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['make_carousel']);
+    const read = await client.readResource({ uri: 'postdeck://workspace/ai-settings' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toHaveProperty('defaultLanguage');
   }, 60_000);
 
   it('streams a local file to the server, checked as any upload; a missing file names the path', async () => {
