@@ -7,25 +7,13 @@
  * printed as arithmetic and as measured: the same model calls made straight to the emulator in this
  * run. Goal: the pipeline at most 10% over the ideal.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { TIKTOK_CALLBACK_PATH, tiktokClientConfig } from '../src/app/tiktok-setup.js';
-import { aiProviderConfig } from '../src/app/openai-setup.js';
-import { openCore, type Core } from '../src/app/main.js';
-import { authorizeOnEmulator, createEmulatedAccount } from '../src/cli/emulator-consent.js';
+import { randomUUID } from 'node:crypto';
+import type { Core } from '../src/app/main.js';
 import type { Scope } from '../src/core/context.js';
-import { systemScopeFor } from '../src/core/platforms/system-scope.js';
-import { completeTikTokConnection, startTikTokConnection } from '../src/core/platforms/tiktok-connect.js';
 import { runGeneration } from '../src/core/slides/generation/run-generation.js';
 import { submitGeneration } from '../src/core/slides/generation/submit.js';
 import { writeCaptions } from '../src/core/slides/write-captions.js';
-import { bootstrapTenant } from '../src/core/tenancy/bootstrap.js';
-import { startTikTokEmulator } from '../src/emulators/tiktok/server.js';
-import { createLogger } from '../src/logger.js';
-import { openBenchDatabase } from './support/cluster.js';
+import { startInProcess } from './support/in-process.js';
 import { startOpenAiChild } from './support/openai-child.js';
 import { BENCH_SETTINGS } from './support/seed.js';
 
@@ -88,44 +76,15 @@ async function pipeline(core: Core, scope: Scope, platformId: string, slides: nu
 }
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'postdeck-bench-generation-'));
-  const database = await openBenchDatabase(work);
   const openai = await startOpenAiChild(LATENCY_MS);
-  const publicUrl = 'http://127.0.0.1:9';
-  const tiktok = await startTikTokEmulator({
-    port: 0,
-    host: '127.0.0.1',
-    redirectUris: [`${publicUrl}${TIKTOK_CALLBACK_PATH}`],
-    mediaDir: path.join(work, 'emulator-media'),
+  const postdeck = await startInProcess('generation', {
+    openaiBaseUrl: openai.baseUrl,
+    env: { AI_IMAGE_CONCURRENCY: String(CONCURRENCY) },
   });
-  const env = {
-    MONGODB_URI: database.uri,
-    MONGODB_DB: `bench_${randomUUID().slice(0, 8)}`,
-    DATA_DIR: path.join(work, 'data'),
-    PUBLIC_URL: publicUrl,
-    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    AI_IMAGE_CONCURRENCY: String(CONCURRENCY),
-  };
-  const config = loadConfig(env, { envFile: path.join(work, 'no.env') });
-  const logger = createLogger({ level: 'warn', destination: process.stderr });
-  const core = await openCore(config, logger, {
-    tiktok: tiktokClientConfig(config, { authUrl: tiktok.url, apiUrl: tiktok.url }),
-    ai: aiProviderConfig(config, openai.baseUrl),
-  });
+  const { core } = postdeck;
   try {
-    const boot = await bootstrapTenant(core.deps, { workspaceName: 'bench-generation', plan: 'team' });
-    const scope = await systemScopeFor(core.deps, boot.workspaceId);
-    const account = await createEmulatedAccount(tiktok.url, { private: false });
-    const started = await startTikTokConnection(core.deps, scope, { binding: 'bench' });
-    const callback = (await authorizeOnEmulator(started.authorizeUrl, account.openId)).searchParams;
-    const connected = await completeTikTokConnection(
-      core.deps,
-      { state: callback.get('state') ?? '', code: callback.get('code') ?? undefined },
-      'bench',
-    );
-    if (connected.outcome !== 'connected') throw new Error(`connecting failed: ${connected.description}`);
-    const platformId = connected.platform._id;
-
+    const { scope, platformIds } = await postdeck.workspace();
+    const platformId = platformIds[0] ?? '';
     await pipeline(core, scope, platformId, 3); // warm fonts, the JIT and the database
     console.log(`model latency ${LATENCY_MS} ms per call; ${CONCURRENCY} images at once; median of ${ROUNDS} runs`);
     for (const slides of SLIDE_COUNTS) {
@@ -147,10 +106,8 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await core.close();
-    await Promise.all([openai.stop(), tiktok.stop()]);
-    await database.stop();
-    rmSync(work, { recursive: true, force: true });
+    await postdeck.stop();
+    await openai.stop();
   }
 }
 

@@ -152,6 +152,39 @@ describe('the MCP endpoint', () => {
     await expect(connect('service_sk_wrong')).rejects.toThrow(/invalid_api_key/);
   });
 
+  it('answers plain JSON unless a progress token asks for a stream; refuses bodies that are not JSON or too large', async () => {
+    const tenant = await buildTenant(t.deps);
+    const call = (params: Record<string, unknown>) =>
+      server.request('/mcp', {
+        method: 'POST',
+        apiKey: tenant.apiKey,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+      });
+    const plain = await call({ name: 'list_platforms', arguments: {} });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await plain.json()) as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({
+      platforms: [],
+    });
+    const streamed = await call({ name: 'list_platforms', arguments: {}, _meta: { progressToken: 'p1' } });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await streamed.text()).toMatch(/^event: message\ndata: .*"platforms":\[\]/m);
+
+    const raw = (body: string) =>
+      server.request('/mcp', {
+        method: 'POST',
+        apiKey: tenant.apiKey,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const broken = await raw('{"jsonrpc": "2.0",');
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const huge = await raw(JSON.stringify({ padding: 'x'.repeat(15 * 1024 * 1024) }));
+    expect(huge.status).toBe(413);
+  });
+
   it('answers GET and DELETE with 405 (stateless) and a foreign browser origin with 403', async () => {
     const tenant = await buildTenant(t.deps);
     for (const method of ['GET', 'DELETE']) {
@@ -195,9 +228,15 @@ describe('the MCP endpoint', () => {
     const prompt = await client.getPrompt({ name: 'make_carousel', arguments: { topic: 'sourdough basics' } });
     const text = (prompt.messages[0]?.content as { text: string }).text;
     expect(text).toContain('sourdough basics');
-    for (const tool of ['list_platforms', 'get_platform_schema', 'caption_slides', 'composite_slides', 'create_posts'])
+    for (const tool of [
+      'list_platforms',
+      'get_platform_schema',
+      'generate_captions',
+      'composite_slides',
+      'create_post',
+    ])
       expect(text).toContain(tool);
-    expect(text.indexOf('list_platforms')).toBeLessThan(text.indexOf('create_posts'));
+    expect(text.indexOf('list_platforms')).toBeLessThan(text.indexOf('create_post'));
     await expect(client.getPrompt({ name: 'make_carousel', arguments: {} })).rejects.toThrow(/topic/);
   });
 });

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { AppError, relocateIssues } from '../../src/core/errors.js';
 import { parseOperationInput } from '../../src/core/operations/input.js';
 import { OPERATIONS } from '../../src/core/operations/registry.js';
-import { createPostsOperation, publishPostOperation } from '../../src/core/posts/operations.js';
+import { createPostOperation, publishPostOperation } from '../../src/core/posts/operations.js';
 import { buildOpenApiDocument } from '../../src/http/api/openapi.js';
 import { REST_ROUTES } from '../../src/http/api/routes.js';
 
@@ -91,7 +91,7 @@ describe('operation input', () => {
 
   it('applies a rule across fields with the schema, at paths relative to the input', () => {
     const error = parseError(() =>
-      parseOperationInput(createPostsOperation, { platformIds, content: 'hi', mode: 'schedule' }),
+      parseOperationInput(createPostOperation, { platformIds, content: 'hi', mode: 'schedule' }),
     );
     expect(error.code).toBe('invalid_request');
     expect(error.details).toEqual([
@@ -113,7 +113,7 @@ describe('operation input', () => {
   });
 
   it('passes a valid input through with its defaults', () => {
-    const input = parseOperationInput(createPostsOperation, { platformIds, content: 'hi', mode: 'draft' });
+    const input = parseOperationInput(createPostOperation, { platformIds, content: 'hi', mode: 'draft' });
     expect(input).toEqual({ platformIds, content: 'hi', mode: 'draft', mediaIds: [], threadReplies: [] });
   });
 

@@ -20,7 +20,7 @@ export interface OperationHints {
  * object, ids included: an MCP tool's arguments are exactly this input.
  */
 export interface Operation<Input extends z.ZodObject = z.ZodObject, Output = unknown> {
-  /** Stable snake_case name (`create_posts`): the MCP tool name; REST derives its operationId. */
+  /** Stable snake_case name (`create_post`): the MCP tool name; REST derives its operationId. */
   readonly name: string;
   readonly title: string;
   /** What it does, for any caller: operations are named by their titles, never by an endpoint. */

@@ -29,8 +29,8 @@ export const listPostsOperation = defineOperation({
   run: (deps, scope, input) => listPosts(deps, scope, input),
 });
 
-export const createPostsOperation = defineOperation({
-  name: 'create_posts',
+export const createPostOperation = defineOperation({
+  name: 'create_post',
   title: 'Create posts',
   summary: 'Create a post on one or more platforms (now, schedule or draft); each platform on its own',
   input: CreatePostsInputSchema,
@@ -101,7 +101,7 @@ export const publishPostOperation = defineOperation({
 /** The post operations, in the order the API reference lists them. */
 export const postOperations = [
   listPostsOperation,
-  createPostsOperation,
+  createPostOperation,
   getPostOperation,
   deletePostOperation,
   reschedulePostOperation,

@@ -13,8 +13,8 @@ import {
 } from './generation/schema.js';
 import { submitGeneration } from './generation/submit.js';
 
-export const captionSlidesOperation = defineOperation({
-  name: 'caption_slides',
+export const generateCaptionsOperation = defineOperation({
+  name: 'generate_captions',
   title: 'Write slide captions',
   summary:
     "Write a carousel's post caption and one caption per slide (index 0 the hook), optionally with image prompts; spends 1 caption credit",
@@ -75,7 +75,7 @@ export const getGenerationJobOperation = defineOperation({
 
 /** The slides operations, in the order the API reference lists them. */
 export const slideOperations = [
-  captionSlidesOperation,
+  generateCaptionsOperation,
   compositeSlidesOperation,
   generateSlideshowOperation,
   getGenerationJobOperation,

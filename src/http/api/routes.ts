@@ -13,7 +13,7 @@ import {
 } from '../../core/media/operations.js';
 import { getPlatformSchemaOperation, listPlatformsOperation } from '../../core/platforms/operations.js';
 import {
-  createPostsOperation,
+  createPostOperation,
   deletePostOperation,
   getPostOperation,
   listPostsOperation,
@@ -22,7 +22,7 @@ import {
 } from '../../core/posts/operations.js';
 import { getUsageOperation } from '../../core/credits/operations.js';
 import {
-  captionSlidesOperation,
+  generateCaptionsOperation,
   compositeSlidesOperation,
   generateSlideshowOperation,
   getGenerationJobOperation,
@@ -74,7 +74,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     tag: 'Posts',
     query: ['startDate', 'endDate'],
   }),
-  bindRest(createPostsOperation, {
+  bindRest(createPostOperation, {
     method: 'post',
     path: '/posts',
     status: 201,
@@ -100,7 +100,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     bodyName: 'PostPublish',
     idempotent: true,
   }),
-  bindRest(captionSlidesOperation, {
+  bindRest(generateCaptionsOperation, {
     method: 'post',
     path: '/slides/caption',
     status: 200,
