@@ -1,6 +1,7 @@
 import { purgeExpiredDeviceCodesJob } from '../core/device/purge-job.js';
 import { purgeExpiredIdempotencyKeysJob } from '../core/idempotency/purge-job.js';
 import { purgeExpiredIdentityRecordsJob } from '../core/identity/purge-job.js';
+import { purgeUploadLinksJob } from '../core/media/upload-links-purge-job.js';
 import { workerProbeJob } from '../core/ops/worker-probe.js';
 import { purgeOAuthStatesJob } from '../core/platforms/oauth-states-purge-job.js';
 import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/tiktok-upkeep-job.js';
@@ -17,6 +18,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   tiktokTokenUpkeepJob,
   purgeOAuthStatesJob,
   purgeExpiredIdempotencyKeysJob,
+  purgeUploadLinksJob,
   publishPostJob,
   pollStatusJob,
   sweepPostsJob,
@@ -30,5 +32,6 @@ export const RECURRING_JOBS: readonly RecurringJob[] = [
   { definition: tiktokTokenUpkeepJob, everyMs: TOKEN_UPKEEP_EVERY_MS },
   { definition: purgeOAuthStatesJob, everyMs: 60 * 60_000 },
   { definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 },
+  { definition: purgeUploadLinksJob, everyMs: 60 * 60_000 },
   { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
 ];

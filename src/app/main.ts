@@ -71,6 +71,7 @@ export async function openCore(
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
       publicBaseUrl: config.media.publicBaseUrl,
+      uploadBaseUrl: config.publicUrl,
       isInUse: postsUsingMedia(database.db),
     },
   };

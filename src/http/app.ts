@@ -5,6 +5,7 @@ import { createMediaServingRouter } from './api/media-serving.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { createPublicRouter } from './api/public-router.js';
 import { REST_ROUTES } from './api/routes.js';
+import { createUploadLinkRouter } from './api/upload-link-route.js';
 import { createAuthRouter } from './auth/auth-routes.js';
 import { createDeviceRouter } from './auth/device-routes.js';
 import { createKeyRouter } from './auth/key-routes.js';
@@ -47,6 +48,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(errorMiddleware(options.logger));
   app.use(system.routes());
   app.use(api.routes());
+  app.use(createUploadLinkRouter(options.deps).routes());
   if (options.mcp) app.use(createMcpRouter(options.deps, options.publicUrl, options.mcp).routes());
   app.use(createMediaServingRouter(options.deps, options.deps.media).routes());
   app.use(createDeviceRouter(options).routes());

@@ -9,6 +9,7 @@ import { UploadFieldsSchema } from '../core/media/schema.js';
 export const MAX_INLINE_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** upload_media's arguments over MCP: the REST upload's fields, the bytes as base64 instead of a form part. */
+// Strict: Postdeck hosts what it posts, so a `url` to fetch is refused by name, never ignored (spec 1).
 export const InlineUploadSchema = UploadFieldsSchema.extend({
   fileName: z.string().trim().min(1).max(255).describe('the file name, e.g. slide-1.jpg'),
   content: z
@@ -17,7 +18,7 @@ export const InlineUploadSchema = UploadFieldsSchema.extend({
     .describe(
       `the file's bytes, base64-encoded; at most ${MAX_INLINE_UPLOAD_BYTES / 1024 / 1024} MB decoded. JPEG, WebP, MP4, WebM or QuickTime, checked from the bytes`,
     ),
-});
+}).strict();
 
 /**
  * Stores the decoded bytes exactly as a REST upload is stored (type sniffed, size limits enforced)

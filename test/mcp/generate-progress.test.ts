@@ -81,6 +81,9 @@ describe('generate_slideshow over MCP', () => {
     const quick = (await client.callTool({ name: 'generate_slideshow', arguments: args })) as CallToolResult;
     expect(quick.structuredContent).toMatchObject({ status: 'WAITING', total: 3 });
     expect(quick.structuredContent).not.toHaveProperty('job');
+    const { jobId } = quick.structuredContent as { jobId: string };
+    const read = (await client.callTool({ name: 'get_generation_job', arguments: { id: jobId } })) as CallToolResult;
+    expect(read.structuredContent).toMatchObject({ id: jobId, total: 3 });
 
     stack.openai.control.setLatency({ imagesMs: 1_000 });
     const abort = new AbortController();

@@ -87,6 +87,7 @@ export async function openTestDatabase(
       store: createLocalMediaStore(mediaDir),
       limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },
       publicBaseUrl: 'http://localhost',
+      uploadBaseUrl: 'http://localhost',
       isInUse: postsUsingMedia(db),
       ...options.media,
     },

@@ -5,7 +5,13 @@ import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../dev
 import type { IdempotencyDoc } from '../idempotency/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
 import type { DueTaskDoc } from '../jobs/documents.js';
-import type { MediaDoc, MediaFolderDoc, MediaFolderNameDoc, MediaRenditionDoc } from '../media/documents.js';
+import type {
+  MediaDoc,
+  MediaFolderDoc,
+  MediaFolderNameDoc,
+  MediaRenditionDoc,
+  UploadLinkDoc,
+} from '../media/documents.js';
 import type { WorkerProbeDoc } from '../ops/documents.js';
 import type { OAuthStateDoc, OAuthStateUseDoc, PlatformDoc, PlatformTokenDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
@@ -40,6 +46,7 @@ export interface Collections {
   mediaFolders: Collection<MediaFolderDoc>;
   mediaFolderNames: Collection<MediaFolderNameDoc>;
   mediaRenditions: Collection<MediaRenditionDoc>;
+  uploadLinks: Collection<UploadLinkDoc>;
   idempotency: Collection<IdempotencyDoc>;
   posts: Collection<PostDoc>;
   dueTasks: Collection<DueTaskDoc>;
@@ -80,6 +87,8 @@ const INDEXES: IndexTable = {
   mediaFolderNames: [],
   // Found by `_id` (`${mediaId}#${kind}`) only.
   mediaRenditions: [],
+  // Found by `_id` (the secret's hash); this serves the purge.
+  uploadLinks: [{ key: { expiresAt: 1 } }],
   // Requests find their documents by `_id`; these serve the purge.
   idempotency: [{ key: { createdAt: 1 } }, { key: { keyId: 1 } }],
   // Scanned on FerretDB whatever the index; MongoDB uses it for the due query.
@@ -121,6 +130,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   mediaFolders: 'media_folders',
   mediaFolderNames: 'media_folder_names',
   mediaRenditions: 'media_renditions',
+  uploadLinks: 'upload_links',
   idempotency: 'idempotency',
   posts: 'posts',
   dueTasks: 'due_tasks',

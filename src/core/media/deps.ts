@@ -12,6 +12,8 @@ export interface MediaDeps {
   readonly limits: MediaLimits;
   /** Where `/m/...` is reachable from outside (PUBLIC_BASE_URL), without a trailing slash. */
   readonly publicBaseUrl: string;
+  /** Where Postdeck's own API is reachable from outside (PUBLIC_URL): upload links point here. */
+  readonly uploadBaseUrl: string;
   /** Whether a scheduled or queued post still uses the media (deletion is refused then). */
   readonly isInUse: (workspaceId: string, mediaId: string) => Promise<boolean>;
 }

@@ -1,4 +1,5 @@
 // Stored documents of the media library. Ids are UUID strings kept in `_id`.
+import type { Actor } from '../actor.js';
 
 /** Where a media object came from (spec 2): uploads, baked-caption composites, raw AI images. */
 export type MediaSource = 'upload' | 'composite' | 'generated';
@@ -71,4 +72,23 @@ export interface MediaFolderNameDoc {
   _id: string;
   folderId: string;
   createdAt: Date;
+}
+
+/**
+ * A short-lived, single-use link to upload one file without a key (an agent's shell `curl -T`s to
+ * it). Found by `_id`, the SHA-256 of the link's secret; the secret itself is never stored.
+ */
+export interface UploadLinkDoc {
+  _id: string;
+  workspaceId: string;
+  accountId: string;
+  /** Who asked for the link; the upload acts as them (a revoked key's links stop working). */
+  actor: Actor;
+  /** The upload's text fields, fixed when the link was made. */
+  fields: { fileName: string; mimeType?: string; mediaType?: string; folderId?: string };
+  /** open: not used yet (an upload under way holds a lease on it); used: it made `mediaId`. */
+  state: 'open' | 'used';
+  mediaId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
 }

@@ -9,6 +9,7 @@ import {
   MoveMediaInputSchema,
   UploadMediaInputSchema,
 } from './schema.js';
+import { createUploadLink, UploadLinkInputSchema, UploadLinkSchema } from './upload-links.js';
 import { createUploadedMedia } from './upload-media.js';
 
 export const listMediaOperation = defineOperation({
@@ -71,6 +72,19 @@ export const deleteMediaOperation = defineOperation({
   run: (deps, scope, input) => deleteMedia(deps, deps.media, scope, input.id),
 });
 
+export const createUploadUrlOperation = defineOperation({
+  name: 'create_upload_url',
+  title: 'Create an upload URL',
+  summary:
+    'Get a short-lived, single-use URL that uploads one large file (a video) with PUT, e.g. curl -T, without a key',
+  input: UploadLinkInputSchema,
+  output: UploadLinkSchema,
+  result: 'the URL, its expiry, the size limits and a ready curl command; the PUT answers the new media object',
+  errors: ['invalid_request', 'not_found'],
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  run: (deps, scope, input) => createUploadLink(deps, scope, input),
+});
+
 /** The media library operations, in the order the API reference lists them. */
 export const mediaOperations = [
   listMediaOperation,
@@ -78,4 +92,5 @@ export const mediaOperations = [
   getMediaOperation,
   moveMediaOperation,
   deleteMediaOperation,
+  createUploadUrlOperation,
 ] as const;

@@ -1,6 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorCodes } from '../../core/errors.js';
+import { ErrorCodes, type ErrorCode } from '../../core/errors.js';
+import { UPLOAD_LINK_PATH } from '../../core/media/upload-links.js';
+import { MediaSchema } from '../../core/media/schema.js';
 import { registerDeviceFlowPaths } from '../auth/device-openapi.js';
 import { STATUS_BY_CODE } from '../shared/error-status.js';
 import { IdempotencyHeadersSchema, IDEMPOTENCY_ERRORS } from '../middleware/idempotency.js';
@@ -33,6 +35,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
   });
   for (const route of routes) registry.registerPath(toPathConfig(route));
   registerDeviceFlowPaths(registry);
+  registerUploadLinkPath(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -43,6 +46,36 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
+  });
+}
+
+/** The PUT an upload URL takes (create upload URL hands it out); the link is its credential. */
+function registerUploadLinkPath(registry: OpenAPIRegistry): void {
+  const errors: ErrorCode[] = ['not_found', 'conflict', 'invalid_api_key', 'invalid_media_file', 'payload_too_large'];
+  const responses: RouteConfig['responses'] = {
+    201: { description: 'the new media object', content: { 'application/json': { schema: MediaSchema } } },
+  };
+  for (const code of errors) {
+    responses[STATUS_BY_CODE[code]] = {
+      description: code,
+      content: { 'application/json': { schema: ErrorBodySchema } },
+    };
+  }
+  registry.registerPath({
+    method: 'put',
+    path: `${UPLOAD_LINK_PATH}/{secret}`,
+    operationId: 'uploadThroughLink',
+    summary: 'Upload one file through an upload URL: the raw bytes as the body (curl -T); no key needed',
+    tags: ['Media'],
+    security: [],
+    request: {
+      params: z.object({ secret: z.string().describe('the last part of the upload URL') }),
+      body: {
+        required: true,
+        content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+      },
+    },
+    responses,
   });
 }
 

@@ -10,6 +10,7 @@ import {
   listMediaOperation,
   moveMediaOperation,
   uploadMediaOperation,
+  createUploadUrlOperation,
 } from '../../core/media/operations.js';
 import { getPlatformSchemaOperation, listPlatformsOperation } from '../../core/platforms/operations.js';
 import {
@@ -64,6 +65,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     tag: 'Media',
     multipart: multipartUpload,
   }),
+  bindRest(createUploadUrlOperation, { method: 'post', path: '/media/upload-urls', status: 201, tag: 'Media' }),
   bindRest(getMediaOperation, { method: 'get', path: '/media/:id', status: 200, tag: 'Media' }),
   bindRest(moveMediaOperation, { method: 'patch', path: '/media/:id', status: 200, tag: 'Media' }),
   bindRest(deleteMediaOperation, { method: 'delete', path: '/media/:id', status: 204, tag: 'Media' }),
