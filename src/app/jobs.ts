@@ -2,6 +2,7 @@ import { purgeExpiredDeviceCodesJob } from '../core/device/purge-job.js';
 import { purgeExpiredIdempotencyKeysJob } from '../core/idempotency/purge-job.js';
 import { purgeExpiredIdentityRecordsJob } from '../core/identity/purge-job.js';
 import { purgeUploadLinksJob } from '../core/media/upload-links-purge-job.js';
+import { purgeOAuthCodesJob } from '../core/oauth/purge-job.js';
 import { workerProbeJob } from '../core/ops/worker-probe.js';
 import { purgeOAuthStatesJob } from '../core/platforms/oauth-states-purge-job.js';
 import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/tiktok-upkeep-job.js';
@@ -19,6 +20,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   purgeOAuthStatesJob,
   purgeExpiredIdempotencyKeysJob,
   purgeUploadLinksJob,
+  purgeOAuthCodesJob,
   publishPostJob,
   pollStatusJob,
   sweepPostsJob,
@@ -33,5 +35,6 @@ export const RECURRING_JOBS: readonly RecurringJob[] = [
   { definition: purgeOAuthStatesJob, everyMs: 60 * 60_000 },
   { definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 },
   { definition: purgeUploadLinksJob, everyMs: 60 * 60_000 },
+  { definition: purgeOAuthCodesJob, everyMs: 60 * 60_000 },
   { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
 ];

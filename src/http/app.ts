@@ -9,6 +9,7 @@ import { createUploadLinkRouter } from './api/upload-link-route.js';
 import { createAuthRouter } from './auth/auth-routes.js';
 import { createDeviceRouter } from './auth/device-routes.js';
 import { createKeyRouter } from './auth/key-routes.js';
+import { createOAuthRouter } from './auth/oauth-routes.js';
 import { errorMiddleware } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { createMcpRouter, type McpRequestHandler } from './mcp-route.js';
@@ -53,6 +54,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(createMediaServingRouter(options.deps, options.deps.media).routes());
   app.use(createDeviceRouter(options).routes());
   app.use(createKeyRouter(options.deps).routes());
+  app.use(createOAuthRouter(options).routes());
   app.use(createAuthRouter({ ...options, openSignup: options.openSignup ?? false }).routes());
   app.use(
     createWebRouter({

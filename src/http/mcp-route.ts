@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from '@koa/router';
 import type { CoreDeps, Scope } from '../core/context.js';
 import { AppError } from '../core/errors.js';
+import { OAUTH_PATHS } from '../core/oauth/metadata.js';
 import { requireApiKey } from './middleware/api-key-auth.js';
 import type { AppState } from './shared/context.js';
 
@@ -19,6 +20,8 @@ export const MCP_PATH = '/mcp';
 export function createMcpRouter(deps: CoreDeps, publicUrl: string, handle: McpRequestHandler): Router<AppState> {
   const router = new Router<AppState>();
   const ownOrigin = new URL(publicUrl).origin;
+  // Where an OAuth client learns how to get a token for this endpoint (RFC 9728).
+  const resourceMetadata = `${publicUrl}${OAUTH_PATHS.protectedResourceMetadata}${MCP_PATH}`;
   router.post(MCP_PATH, async (ctx) => {
     const origin = ctx.get('origin');
     if (origin && origin !== ownOrigin) throw new AppError('forbidden', `Requests from ${origin} are not accepted`);
@@ -28,7 +31,7 @@ export function createMcpRouter(deps: CoreDeps, publicUrl: string, handle: McpRe
     } catch (error) {
       if (error instanceof AppError) {
         const invalid = error.code === 'invalid_api_key' ? ', error="invalid_token"' : '';
-        ctx.set('WWW-Authenticate', `Bearer realm="Postdeck"${invalid}`);
+        ctx.set('WWW-Authenticate', `Bearer realm="Postdeck", resource_metadata="${resourceMetadata}"${invalid}`);
       }
       throw error;
     }

@@ -12,6 +12,7 @@ import type {
   MediaRenditionDoc,
   UploadLinkDoc,
 } from '../media/documents.js';
+import type { OAuthClientDoc, OAuthCodeDoc } from '../oauth/documents.js';
 import type { WorkerProbeDoc } from '../ops/documents.js';
 import type { OAuthStateDoc, OAuthStateUseDoc, PlatformDoc, PlatformTokenDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
@@ -47,6 +48,8 @@ export interface Collections {
   mediaFolderNames: Collection<MediaFolderNameDoc>;
   mediaRenditions: Collection<MediaRenditionDoc>;
   uploadLinks: Collection<UploadLinkDoc>;
+  oauthClients: Collection<OAuthClientDoc>;
+  oauthCodes: Collection<OAuthCodeDoc>;
   idempotency: Collection<IdempotencyDoc>;
   posts: Collection<PostDoc>;
   dueTasks: Collection<DueTaskDoc>;
@@ -89,6 +92,9 @@ const INDEXES: IndexTable = {
   mediaRenditions: [],
   // Found by `_id` (the secret's hash); this serves the purge.
   uploadLinks: [{ key: { expiresAt: 1 } }],
+  // Clients and codes are found by `_id` (the client_id, the code's hash); this serves the purge.
+  oauthClients: [],
+  oauthCodes: [{ key: { expiresAt: 1 } }],
   // Requests find their documents by `_id`; these serve the purge.
   idempotency: [{ key: { createdAt: 1 } }, { key: { keyId: 1 } }],
   // Scanned on FerretDB whatever the index; MongoDB uses it for the due query.
@@ -131,6 +137,8 @@ const NAMES: { [K in keyof Collections]: string } = {
   mediaFolderNames: 'media_folder_names',
   mediaRenditions: 'media_renditions',
   uploadLinks: 'upload_links',
+  oauthClients: 'oauth_clients',
+  oauthCodes: 'oauth_codes',
   idempotency: 'idempotency',
   posts: 'posts',
   dueTasks: 'due_tasks',

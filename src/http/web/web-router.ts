@@ -5,6 +5,7 @@ import { registerDevicePages } from './device-page.js';
 import { registerInvitePages } from './invite-pages.js';
 import { registerKeysPages } from './keys-page.js';
 import { registerMembersPages } from './members-page.js';
+import { registerOAuthPages } from './oauth-page.js';
 import type { WebOptions } from './options.js';
 import { registerPlatformsPages } from './platforms-page.js';
 import { registerPostsPages } from './posts-page.js';
@@ -30,6 +31,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerAuthPages(router, options);
   registerInvitePages(router, options);
   registerDevicePages(router, options);
+  registerOAuthPages(router, options);
   registerPostsPages(router, options);
   registerPlatformsPages(router, options);
   registerKeysPages(router, options);
