@@ -2,12 +2,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 
-/** A tool's answer: the result as structured content (when it is an object) and as JSON text. */
-export function toolSuccess(value: unknown, structured: boolean): CallToolResult {
-  const text = value === undefined ? 'Done.' : JSON.stringify(value, null, 2);
+/** A tool's answer: the result (always an object) as structured content and as JSON text. */
+export function toolSuccess(value: object): CallToolResult {
   return {
-    content: [{ type: 'text', text }],
-    ...(structured && value !== undefined ? { structuredContent: value as Record<string, unknown> } : {}),
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+    structuredContent: value as Record<string, unknown>,
   };
 }
 

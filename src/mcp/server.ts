@@ -52,7 +52,7 @@ export function createMcpServer(options: McpServerOptions, scope: Scope): Server
     };
     try {
       if (!binding) throw new AppError('not_found', `No tool is named ${name}; tools/list has them all`);
-      return toolSuccess(await binding.call(options.deps, scope, args, context), binding.structured);
+      return toolSuccess(await binding.call(options.deps, scope, args, context));
     } catch (error) {
       return toolFailure(error, options.logger, name);
     }

@@ -1,5 +1,5 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CoreDeps, Scope } from '../core/context.js';
 import { invalidRequest } from '../core/errors.js';
 import type { AnyOperation } from '../core/operations/operation.js';
@@ -15,9 +15,7 @@ export type { ToolContext } from './long-work.js';
 /** An operation as an MCP tool: how it is listed, and how a call runs. */
 export interface ToolBinding {
   tool: Tool;
-  /** Whether a result comes back as structured content (the output is an object). */
-  structured: boolean;
-  call(deps: CoreDeps, scope: Scope, args: unknown, context: ToolContext): Promise<unknown>;
+  call(deps: CoreDeps, scope: Scope, args: unknown, context: ToolContext): Promise<object>;
 }
 
 /**
@@ -40,6 +38,9 @@ const EXTENSIONS: Readonly<Record<string, ToolExtension>> = {
   },
   generate_slideshow: { args: GenerateArgumentsSchema, output: GenerateResultSchema, call: generateAndFollow },
 };
+
+/** The result of an operation that answers nothing else (a delete): an agent still gets a schema to rely on. */
+const DoneSchema = z.object({ done: z.literal(true).describe('the operation finished; it has no other result') });
 
 function annotationsOf(operation: AnyOperation): ToolAnnotations {
   const { readOnly, destructive, idempotent, openWorld } = operation.hints;
@@ -70,20 +71,21 @@ function bind(operation: AnyOperation): ToolBinding {
   const extension = EXTENSIONS[operation.name];
   const inputSchema = jsonSchemaOf(extension?.args ?? operation.input, 'input') as JsonSchemaObject;
   const output = extension?.output ?? operation.output;
-  const outputSchema = output ? jsonSchemaOf(output, 'output') : undefined;
+  const outputSchema = jsonSchemaOf(output ?? DoneSchema, 'output');
   return {
-    structured: outputSchema !== undefined,
     tool: {
       name: operation.name,
       title: operation.title,
       description: describe(operation),
       inputSchema,
-      ...(outputSchema ? { outputSchema } : {}),
+      outputSchema,
       annotations: annotationsOf(operation),
     },
-    call(deps, scope, args, context) {
-      if (!extension) return operation.run(deps, scope, parseOperationInput(operation, args ?? {}));
-      return extension.call(deps, scope, parseExtended(operation, extension, args) as never, context);
+    async call(deps, scope, args, context) {
+      const result = extension
+        ? await extension.call(deps, scope, parseExtended(operation, extension, args) as never, context)
+        : await operation.run(deps, scope, parseOperationInput(operation, args ?? {}));
+      return output ? (result as object) : { done: true };
     },
   };
 }

@@ -59,6 +59,9 @@ describe('the MCP endpoint', () => {
         idempotentHint: operation.hints.idempotent,
         openWorldHint: operation.hints.openWorld,
       });
+      // Every tool declares what it returns; one with no result of its own says it is done.
+      expect(tool.outputSchema?.type, operation.name).toBe('object');
+      if (!operation.output) expect(tool.outputSchema?.properties).toEqual({ done: expect.any(Object) });
     }
     const listPlatforms = tools.find((tool) => tool.name === 'list_platforms')!;
     expect(listPlatforms.outputSchema?.properties).toHaveProperty('platforms');

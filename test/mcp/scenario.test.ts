@@ -210,7 +210,7 @@ describe('the tools the flow does not use', () => {
     const moved = await tool<{ folderId: string | null }>(client, 'move_media', { id: video.id, folderId: null });
     expect(moved.folderId).toBeNull();
     expect((await tool<{ id: string }>(client, 'get_media', { id: video.id })).id).toBe(video.id);
-    await tool(client, 'delete_media', { id: video.id });
+    expect(await tool(client, 'delete_media', { id: video.id })).toEqual({ done: true });
     await tool(client, 'delete_media_folder', { id: folder.id });
 
     const photo = await tool<{ id: string }>(client, 'upload_media', {
