@@ -1,7 +1,7 @@
 import type { DeviceCodeDescription } from '../../core/device/approve.js';
 import type { WorkspaceMembershipView } from '../../core/identity/memberships.js';
-import { csrfField, hidden, inputField, notice } from './forms.js';
-import { markup, raw, type SafeHtml } from './html.js';
+import { csrfField, hidden, inputField, notice, workspaceChoices } from './forms.js';
+import { markup, type SafeHtml } from './html.js';
 
 /** The code entry form of /device, shown when no code (or a wrong one) was given. */
 export function deviceEntryView(view: { code?: string | undefined; error?: string | undefined }): SafeHtml {
@@ -44,18 +44,6 @@ export function deviceConfirmView(view: DeviceConfirmView): SafeHtml {
   const client = description.clientName
     ? markup`<strong>${description.clientName}</strong>`
     : markup`<span class="muted">The device did not say what it is</span>`;
-  const choices = view.workspaces.map(
-    (w) =>
-      markup`<label class="choice"
-        ><input
-          type="radio"
-          name="workspaceId"
-          value="${w.workspaceId}"
-          ${w.workspaceId === view.selectedWorkspaceId ? raw(' checked') : ''}
-          required
-        /><span>${w.name}<small>${w.role === 'owner' ? 'Owner' : 'Member'}</small></span></label
-      >`,
-  );
   return markup`<h1>Approve device sign-in</h1>
     <p class="lead">A device is asking for an API key for your Postdeck account.</p>
     <div class="card">
@@ -75,7 +63,7 @@ export function deviceConfirmView(view: DeviceConfirmView): SafeHtml {
           <p class="hint">
             The key can use everything in this workspace through the API: posts, media and connected accounts.
           </p>
-          ${choices}
+          ${workspaceChoices(view.workspaces, view.selectedWorkspaceId)}
         </fieldset>
         <div class="actions">
           <button type="submit" class="primary" name="decision" value="approve">Approve</button>

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { WorkspaceMembershipView } from '../../core/identity/memberships.js';
 import { markup, raw, type SafeHtml } from './html.js';
 
 /** The hidden CSRF field every form posts (see csrf.ts). */
@@ -126,4 +127,20 @@ function attributes(spec: FieldSpec): SafeHtml {
   return markup`${pairs.map(([name, value]) => (value === undefined ? '' : markup` ${name}="${value}"`))}${flags
     .filter((flag): flag is string => typeof flag === 'string')
     .map((flag) => raw(` ${flag}`))}`;
+}
+
+/** One required radio per workspace of the person's (the device and OAuth consent pages), `selected` checked. */
+export function workspaceChoices(workspaces: WorkspaceMembershipView[], selected: string): SafeHtml[] {
+  return workspaces.map(
+    (w) =>
+      markup`<label class="choice"
+        ><input
+          type="radio"
+          name="workspaceId"
+          value="${w.workspaceId}"
+          ${w.workspaceId === selected ? raw(' checked') : ''}
+          required
+        /><span>${w.name}<small>${w.role === 'owner' ? 'Owner' : 'Member'}</small></span></label
+      >`,
+  );
 }

@@ -1,7 +1,7 @@
 import type { AuthorizationRequest } from '../../core/oauth/authorize.js';
 import type { WorkspaceMembershipView } from '../../core/identity/memberships.js';
-import { csrfField, hidden, notice } from './forms.js';
-import { markup, raw, type SafeHtml } from './html.js';
+import { csrfField, hidden, workspaceChoices } from './forms.js';
+import { markup, type SafeHtml } from './html.js';
 
 /** The request's parameters the consent form posts back, so the POST checks the same request again. */
 export const CARRIED_PARAMS = [
@@ -24,7 +24,6 @@ export function oauthConsentView(view: {
   params: Record<string, string | undefined>;
   workspaces: WorkspaceMembershipView[];
   selectedWorkspaceId: string;
-  error?: string | undefined;
 }): SafeHtml {
   const redirect = new URL(view.request.redirectUri);
   const destination = redirect.protocol.startsWith('http') ? redirect.host : redirect.protocol;
@@ -32,22 +31,9 @@ export function oauthConsentView(view: {
     const value = view.params[name];
     return value === undefined ? [] : [hidden(name, value)];
   });
-  const choices = view.workspaces.map(
-    (w) =>
-      markup`<label class="choice"
-        ><input
-          type="radio"
-          name="workspaceId"
-          value="${w.workspaceId}"
-          ${w.workspaceId === view.selectedWorkspaceId ? raw(' checked') : ''}
-          required
-        /><span>${w.name}<small>${w.role === 'owner' ? 'Owner' : 'Member'}</small></span></label
-      >`,
-  );
   return markup`<h1>Allow ${view.request.client.clientName}?</h1>
     <p class="lead">An application is asking to use Postdeck for you through its AI tools (MCP).</p>
     <div class="card">
-      ${notice(view.error)}
       <dl class="facts">
         <dt>Application</dt>
         <dd><strong>${view.request.client.clientName}</strong> <small class="muted">(it named itself)</small></dd>
@@ -62,7 +48,7 @@ export function oauthConsentView(view: {
             It can do everything in this workspace that an API key can: posts, media and connected accounts. Its
             access is listed under API keys, where you can revoke it at any time.
           </p>
-          ${choices}
+          ${workspaceChoices(view.workspaces, view.selectedWorkspaceId)}
         </fieldset>
         <div class="actions">
           <button type="submit" class="primary" name="decision" value="approve">Allow</button>
