@@ -5,7 +5,6 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +17,8 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { makeJpeg, makeMp4 } from '../support/media.js';
-import { ENTRY, freePort } from '../support/spawn.js';
+import { postdeckMcpTransport } from '../support/mcp.js';
+import { freePort } from '../support/spawn.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 
 // The typical flow of spec 1.7, done by an agent alone through MCP, until TikTok (emulated) has the post.
@@ -75,19 +75,7 @@ async function overHttp(apiKey: string): Promise<Client> {
 
 async function overStdio(apiKey: string): Promise<Client> {
   const client = new Client({ name: 'desktop-agent', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [ENTRY, 'mcp'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        POSTDECK_CONFIG_DIR: path.join(dir, 'config'),
-        POSTDECK_API_KEY: apiKey,
-        POSTDECK_SERVER: server.url,
-      },
-    }),
-  );
+  await client.connect(postdeckMcpTransport(apiKey, server.url, dir));
   clients.push(client);
   return client;
 }

@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { makeJpeg } from '../support/media.js';
-import { ENTRY } from '../support/spawn.js';
+import { postdeckMcpTransport } from '../support/mcp.js';
 
 // `postdeck mcp` spawned as a desktop agent runs it: the SDK's stdio client, the built entry point.
 let t: TestDatabase;
@@ -29,19 +28,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function transport(apiKey: string): StdioClientTransport {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: [ENTRY, 'mcp'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      POSTDECK_CONFIG_DIR: path.join(dir, 'config'),
-      POSTDECK_API_KEY: apiKey,
-      POSTDECK_SERVER: server.url,
-    },
-    stderr: 'pipe',
-  });
+function transport(apiKey: string) {
+  return postdeckMcpTransport(apiKey, server.url, dir, 'pipe');
 }
 
 async function connect(apiKey: string): Promise<Client> {
