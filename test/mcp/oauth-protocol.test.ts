@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpiredOAuthCodes } from '../../src/core/oauth/token.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
@@ -163,6 +164,14 @@ describe('the authorization code flow', () => {
     const replay = await form(exchange);
     expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await t.deps.db.apiKeys.findOne({ _id: key!._id }))?.revokedAt).toBeInstanceOf(Date);
+
+    // Once expired, the code and its single-use lease are purged.
+    const codeId = createHash('sha256').update(code).digest('hex');
+    expect(await t.deps.db.leases.countDocuments({ key: `oauth-code:${codeId}` })).toBe(1);
+    await t.deps.db.oauthCodes.updateOne({ _id: codeId }, { $set: { expiresAt: new Date(0) } });
+    expect(await purgeExpiredOAuthCodes(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await t.deps.db.oauthCodes.countDocuments({ _id: codeId })).toBe(0);
+    expect(await t.deps.db.leases.countDocuments({ key: `oauth-code:${codeId}` })).toBe(0);
   });
 
   it('refuses unknown clients, wrong secrets, other grant types and a code for another client', async () => {

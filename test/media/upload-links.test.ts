@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpiredUploadLinks } from '../../src/core/media/upload-links.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
@@ -131,5 +132,20 @@ describe('upload URLs', () => {
     const wrongKey = await newLink('service_sk_wrong');
     expect(wrongKey.status).toBe(401);
     expect(await t.deps.db.uploadLinks.countDocuments({ workspaceId: tenant.workspaceId })).toBe(0);
+  });
+
+  it('purges expired links with their upload leases, and keeps live ones', async () => {
+    const tenant = await buildTenant(t.deps);
+    const { body: used } = await newLink(tenant.apiKey, { fileName: 'a.jpg' });
+    expect((await put(used.uploadUrl, await makeJpeg())).status).toBe(201);
+    await newLink(tenant.apiKey);
+    const [spent] = await t.deps.db.uploadLinks.find({ workspaceId: tenant.workspaceId, state: 'used' }).toArray();
+    const leaseKey = `upload-link:${spent!._id}`;
+    expect(await t.deps.db.leases.countDocuments({ key: leaseKey })).toBe(1);
+    await t.deps.db.uploadLinks.updateOne({ _id: spent!._id }, { $set: { expiresAt: new Date(0) } });
+    expect(await purgeExpiredUploadLinks(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await t.deps.db.uploadLinks.countDocuments({ _id: spent!._id })).toBe(0);
+    expect(await t.deps.db.leases.countDocuments({ key: leaseKey })).toBe(0);
+    expect(await t.deps.db.uploadLinks.countDocuments({ workspaceId: tenant.workspaceId })).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
 import { claimLease, releaseLease, type Lease } from '../db/leases.js';
+import { purgeExpiredWithLeases } from '../db/purge-expired.js';
 import { AppError } from '../errors.js';
 import { hashSecret, hasSecretTokenShape, newSecretToken } from '../identity/tokens.js';
 import type { UploadLinkDoc } from './documents.js';
@@ -119,12 +120,8 @@ async function keyStillValid(deps: CoreDeps, keyId: string): Promise<boolean> {
 }
 
 /** Deletes links past their expiry, with their upload leases; returns how many went. */
-export async function purgeExpiredUploadLinks(deps: CoreDeps): Promise<number> {
-  const expired = { expiresAt: { $lte: deps.now() } };
-  const ids = (await deps.db.uploadLinks.find(expired, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
-  if (ids.length === 0) return 0;
-  await deps.db.leases.deleteMany({ key: { $in: ids.map(leaseKey) } });
-  return (await deps.db.uploadLinks.deleteMany({ _id: { $in: ids } })).deletedCount;
+export function purgeExpiredUploadLinks(deps: CoreDeps): Promise<number> {
+  return purgeExpiredWithLeases(deps.db, deps.db.uploadLinks, leaseKey, deps.now());
 }
 
 function leaseKey(linkId: string): string {

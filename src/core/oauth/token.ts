@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mintApiKey, revokeApiKey } from '../auth/api-keys.js';
 import type { CoreDeps } from '../context.js';
 import { claimLease } from '../db/leases.js';
+import { purgeExpiredWithLeases } from '../db/purge-expired.js';
 import { hashSecret } from '../identity/tokens.js';
 import { authenticateOAuthClient, type PresentedClient } from './clients.js';
 import { OAuthError } from './errors.js';
@@ -44,7 +45,7 @@ export async function exchangeAuthorizationCode(
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(request.codeVerifier) || s256(request.codeVerifier) !== doc.codeChallenge) {
     throw invalid;
   }
-  if (!(await claimLease(deps.db, `oauth-code:${codeId}`, { now: deps.now() }))) {
+  if (!(await claimLease(deps.db, leaseKey(codeId), { now: deps.now() }))) {
     await revokeReplayedGrant(deps, codeId);
     throw invalid;
   }
@@ -72,10 +73,10 @@ function s256(verifier: string): string {
 }
 
 /** Deletes codes past their expiry with their leases; returns how many went. */
-export async function purgeExpiredOAuthCodes(deps: CoreDeps): Promise<number> {
-  const expired = { expiresAt: { $lte: deps.now() } };
-  const ids = (await deps.db.oauthCodes.find(expired, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
-  if (ids.length === 0) return 0;
-  await deps.db.leases.deleteMany({ key: { $in: ids.map((id) => `oauth-code:${id}`) } });
-  return (await deps.db.oauthCodes.deleteMany({ _id: { $in: ids } })).deletedCount;
+export function purgeExpiredOAuthCodes(deps: CoreDeps): Promise<number> {
+  return purgeExpiredWithLeases(deps.db, deps.db.oauthCodes, leaseKey, deps.now());
+}
+
+function leaseKey(codeId: string): string {
+  return `oauth-code:${codeId}`;
 }
