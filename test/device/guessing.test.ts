@@ -115,6 +115,10 @@ describe('guessing user codes', () => {
   });
 
   it('lets the window pass: a throttled user may try again in the next window', async () => {
+    // A code lives exactly as long as a guessing window (15 minutes): started in a window's first second, it
+    // would expire just as that window ends. Start mid-window, so the retry lands while the code lives.
+    const windowMs = 15 * 60_000;
+    clock.advance((windowMs * 1.5 - (clock.now().getTime() % windowMs)) % windowMs);
     const started = await start();
     const user = await buildUser(t.deps);
     const address = newClientAddress();
