@@ -33,11 +33,14 @@ export function createLocalMediaStore(dir: string): MediaStore {
           callback(null, chunk);
         },
       });
+      const writer = createWriteStream(temp, { flags: 'wx' });
       try {
-        await pipeline(source, tap, createWriteStream(temp, { flags: 'wx' }));
+        await pipeline(source, tap, writer);
         await mkdir(path.dirname(target), { recursive: true });
         await rename(temp, target);
       } catch (error) {
+        // A writer destroyed before its file opened still creates the file as the open completes; wait for it.
+        if (!writer.closed) await new Promise((resolve) => writer.once('close', resolve));
         await rm(temp, { force: true });
         throw error;
       }
