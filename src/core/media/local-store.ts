@@ -40,7 +40,7 @@ export function createLocalMediaStore(dir: string): MediaStore {
         await rename(temp, target);
       } catch (error) {
         // A writer destroyed before its file opened still creates the file as the open completes; wait for it.
-        if (!writer.closed) await new Promise((resolve) => writer.once('close', resolve));
+        if (!writer.closed) await new Promise<void>((resolve) => writer.once('close', () => resolve()));
         await rm(temp, { force: true });
         throw error;
       }
