@@ -1,9 +1,11 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
 import type { ApiKeyDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
+import type { ChatCardDoc, ChatDeliveryDoc, ChatLinkDoc, ChatLoginDoc } from '../chat/documents.js';
 import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../device/documents.js';
 import type { IdempotencyDoc } from '../idempotency/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
+import type { EventReceiptDoc, OutboxDoc, RelayMarkDoc } from '../events/documents.js';
 import type { DueTaskDoc } from '../jobs/documents.js';
 import type {
   MediaDoc,
@@ -55,6 +57,13 @@ export interface Collections {
   dueTasks: Collection<DueTaskDoc>;
   publishAttempts: Collection<PublishAttemptDoc>;
   generationJobs: Collection<GenerationJobDoc>;
+  outbox: Collection<OutboxDoc>;
+  eventReceipts: Collection<EventReceiptDoc>;
+  relayMarks: Collection<RelayMarkDoc>;
+  chatLinks: Collection<ChatLinkDoc>;
+  chatLogins: Collection<ChatLoginDoc>;
+  chatCards: Collection<ChatCardDoc>;
+  chatDeliveries: Collection<ChatDeliveryDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -104,10 +113,22 @@ const INDEXES: IndexTable = {
     { key: { groupId: 1 } },
     { key: { state: 1, dueAt: 1 } },
     { key: { workspaceId: 1, mediaIds: 1, state: 1 } },
+    // The relay sweep reads recently changed posts (src/core/events/relay-sweep.ts).
+    { key: { updatedAt: 1 } },
   ],
   publishAttempts: [{ key: { postId: 1, n: 1 } }, { key: { phase: 1, leaseExpiresAt: 1 } }],
-  // Read by `_id` (the job's id, checked against the workspace).
-  generationJobs: [],
+  // Read by `_id` (the job's id, checked against the workspace); the relay sweep reads recent changes.
+  generationJobs: [{ key: { updatedAt: 1 } }],
+  // Delivered by `_id`; these serve the relay sweep and the purge.
+  outbox: [{ key: { dispatched: 1, relayedAt: 1 } }, { key: { relayedAt: 1 } }],
+  eventReceipts: [{ key: { at: 1 } }],
+  relayMarks: [],
+  // Links are found by `_id` (`<platform>:<team>`), and per workspace when a draft needs cards.
+  chatLinks: [{ key: { workspaceId: 1 } }],
+  chatLogins: [{ key: { expiresAt: 1 } }],
+  // Cards are found by `_id` (`<link>:<post>`), and by post when it is published or fails.
+  chatCards: [{ key: { postId: 1 } }],
+  chatDeliveries: [{ key: { expiresAt: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -144,6 +165,13 @@ const NAMES: { [K in keyof Collections]: string } = {
   dueTasks: 'due_tasks',
   publishAttempts: 'publish_attempts',
   generationJobs: 'generation_jobs',
+  outbox: 'outbox',
+  eventReceipts: 'event_receipts',
+  relayMarks: 'relay_marks',
+  chatLinks: 'chat_links',
+  chatLogins: 'chat_logins',
+  chatCards: 'chat_cards',
+  chatDeliveries: 'chat_deliveries',
 };
 
 /** Typed handles on every collection of `db`. */

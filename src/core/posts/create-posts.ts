@@ -1,3 +1,4 @@
+import { domainEvent, relayEvents } from '../events/relay.js';
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PlatformDoc } from '../platforms/documents.js';
@@ -14,6 +15,8 @@ import { toPost, type PostGroupView } from './view.js';
 export interface CreatePostsOptions {
   /** The root post and group id to use for a platform, instead of fresh ones: a second insert is refused. */
   ids?: (platformId: string) => { rootId: string; groupId: string };
+  /** The generation job the posts come from (a draft's event names it). */
+  generationJobId?: string;
 }
 
 type Entry = CreatePostsResult['results'][number];
@@ -58,7 +61,10 @@ export async function createPosts(
     }
     try {
       const ids = options.ids?.(platformId) ?? { rootId: randomUUID(), groupId: randomUUID() };
-      const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now, ids);
+      const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now, {
+        ...ids,
+        generationJobId: options.generationJobId,
+      });
       outcomes.push({ ok: true, entry: { platformId, status: 'created', post } });
     } catch (error) {
       outcomes.push({ ok: false, platformId, index, error: asAppError(deps, error, platformId) });
@@ -119,7 +125,7 @@ async function commit(
   settings: Record<string, unknown>,
   scheduledFor: Date | null,
   now: Date,
-  { rootId, groupId }: { rootId: string; groupId: string },
+  { rootId, groupId, generationJobId }: { rootId: string; groupId: string; generationJobId: string | undefined },
 ): Promise<PostGroupView> {
   const state: PostState = input.mode === 'draft' ? 'DRAFT' : 'QUEUE';
   const base = {
@@ -145,6 +151,18 @@ async function commit(
     delayInMinutes: null,
     dueAt: state === 'QUEUE' ? scheduledFor : null,
     createdAt: now,
+    // A draft waits for a person: its event, stored with it, is what puts it in front of approvers.
+    ...(state === 'DRAFT'
+      ? {
+          events: [
+            domainEvent(
+              'draft.created',
+              { workspaceId: scope.workspaceId, subjectId: rootId, actor: scope.actor, generationJobId },
+              now,
+            ),
+          ],
+        }
+      : {}),
   };
   // Replies wait for their root (the engine schedules them once it is published); their createdAt
   // is a millisecond apart so the group lists them in request order.
@@ -178,6 +196,7 @@ async function commit(
     throw error;
   }
   if (state === 'QUEUE') await enqueueOrLeaveToSweep(deps, root);
+  await relayEvents(deps, root.events ?? []);
   return { root: toPost(root), children: children.map((child) => toPost(child)) };
 }
 

@@ -10,7 +10,12 @@ import { withPostLeases } from './post-lease.js';
  * on TikTok stays there). Refused with 409 while any of it is being published. A queued root that
  * TikTok certainly never got (no attempt, or only attempts that created nothing) gets its cap unit back.
  */
-export async function deletePostGroup(deps: CoreDeps, scope: Scope, postId: string): Promise<void> {
+export async function deletePostGroup(
+  deps: CoreDeps,
+  scope: Scope,
+  postId: string,
+  options: { onlyDraft?: boolean } = {},
+): Promise<void> {
   const post = await findWorkspacePost(deps, scope, postId);
   const before = await loadGroup(deps, scope, post.groupId);
   const ids = [before.root._id, ...before.children.map((child) => child._id)];
@@ -18,6 +23,10 @@ export async function deletePostGroup(deps: CoreDeps, scope: Scope, postId: stri
     // Reread under the leases: the engine may have claimed a post in between.
     const group = await loadGroup(deps, scope, post.groupId);
     const all = [group.root, ...group.children];
+    // A rejection in chat must not delete what another approver queued a moment before.
+    if (options.onlyDraft && group.root.state !== 'DRAFT') {
+      throw new AppError('not_a_draft', `Only a draft can be rejected; this post is ${group.root.state}.`);
+    }
     if (all.some((each) => each.state === 'PUBLISHING')) {
       throw new AppError(
         'conflict',

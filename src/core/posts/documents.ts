@@ -1,5 +1,7 @@
 // Stored documents of posts. Ids are UUID strings kept in `_id`.
 
+import type { DomainEvent } from '../events/documents.js';
+
 /** Where a post is in its life; PUBLISHING is the engine's: an attempt was claimed and runs. */
 export type PostState = 'DRAFT' | 'QUEUE' | 'PUBLISHING' | 'PUBLISHED' | 'ERROR';
 
@@ -36,4 +38,6 @@ export interface PostDoc {
   capSpend: { id: string; pool: string; period: string; slot: number } | null;
   createdAt: Date;
   updatedAt: Date;
+  /** A root's events (draft created, published, failed), written with the change they describe (src/core/events). */
+  events?: DomainEvent[];
 }

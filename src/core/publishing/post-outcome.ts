@@ -1,4 +1,6 @@
 import type { CoreDeps } from '../context.js';
+import type { DomainEvent } from '../events/documents.js';
+import { domainEvent, relayEvents } from '../events/relay.js';
 import type { PostDoc } from '../posts/documents.js';
 import { refundPostCap } from '../posts/post-cap.js';
 import { settleChildren } from './children.js';
@@ -16,11 +18,14 @@ export async function failPost(
 ): Promise<void> {
   // The refund comes first, so whoever sees the ERROR also sees the unit back (refunding twice is harmless).
   if (options.refund) await refundPostCap(deps, post);
+  const now = deps.now();
+  const event = rootEvent('post.failed', post, now);
   const result = await deps.db.posts.updateOne(
     { _id: post._id, state: 'PUBLISHING' },
-    { $set: { state: 'ERROR', errorText, updatedAt: deps.now() } },
+    { $set: { state: 'ERROR', errorText, updatedAt: now }, ...(event ? { $push: { events: event } } : {}) },
   );
   if (result.modifiedCount === 0) return;
+  if (event) await relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, errorText, refund: options.refund }, 'post ended in ERROR');
   await settleChildren(deps, post, 'ERROR');
 }
@@ -35,11 +40,16 @@ export async function markPublished(
   release: { releaseId: string | null; releaseUrl: string | null },
 ): Promise<boolean> {
   const now = deps.now();
+  const event = rootEvent('post.published', post, now);
   const result = await deps.db.posts.updateOne(
     { _id: post._id, state: 'PUBLISHING' },
-    { $set: { state: 'PUBLISHED', ...release, errorText: null, updatedAt: now } },
+    {
+      $set: { state: 'PUBLISHED', ...release, errorText: null, updatedAt: now },
+      ...(event ? { $push: { events: event } } : {}),
+    },
   );
   if (result.modifiedCount === 0) return false;
+  if (event) await relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
   await settleChildren(deps, post, 'PUBLISHED', now);
   return true;
@@ -67,4 +77,10 @@ export async function requeuePost(deps: CoreDeps, post: PostDoc, dueAt: Date): P
     { $set: { state: 'QUEUE', dueAt, updatedAt: deps.now() } },
   );
   return result.modifiedCount > 0;
+}
+
+/** A root post's outcome as an event (replies have none: their root's card speaks for the group). */
+function rootEvent(type: 'post.published' | 'post.failed', post: PostDoc, at: Date): DomainEvent | null {
+  if (post.parentPostId !== null) return null;
+  return domainEvent(type, { workspaceId: post.workspaceId, subjectId: post._id, actor: { type: 'system' } }, at);
 }

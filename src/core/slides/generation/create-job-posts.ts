@@ -41,7 +41,7 @@ export async function createJobPosts(
         settings: request.settings,
         threadReplies: [],
       },
-      { ids },
+      { ids, generationJobId: job._id },
     );
     for (const entry of result.results) {
       if (entry.status === 'created') done.set(entry.platformId, entry.post.root.groupId);

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../../events/documents.js';
 import type { Actor } from '../../actor.js';
 import type { SpendDoc } from '../../db/primitive-documents.js';
 import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
@@ -67,4 +68,6 @@ export interface GenerationJobDoc {
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
+  /** Its events (done or failed), written with the change they describe (src/core/events). */
+  events?: DomainEvent[];
 }

@@ -1,4 +1,7 @@
 import type { CoreDeps, Scope } from '../../context.js';
+import type { DomainEvent } from '../../events/documents.js';
+import { domainEvent, relayEvents } from '../../events/relay.js';
+import type { GenerationJobDoc } from './documents.js';
 import { refundCredit } from '../../credits/credits.js';
 import { AppError } from '../../errors.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
@@ -26,13 +29,17 @@ export async function runGeneration(deps: CoreDeps, jobId: string): Promise<void
     await makeSlides(deps, scope, writer, deps.ai.imageConcurrency);
     await writer.stage('creating_post');
     const { groupIds, failures } = await createJobPosts(deps, scope, job);
+    const finishedAt = deps.now();
+    const event = jobEvent('generation.done', job, finishedAt);
     await writer.stage('done', {
       status: 'DONE',
       postGroupId: groupIds[0] ?? null,
       postGroupIds: groupIds,
       error: failures.length > 0 ? `No post for ${failures.join('; ')}` : null,
-      finishedAt: deps.now(),
+      finishedAt,
+      events: [...(job.events ?? []), event],
     });
+    await relayEvents(deps, [event]);
   } catch (error) {
     if (error instanceof SlideFailure) return failJob(deps, writer, error.failure, error.index);
     if (error instanceof AppError) return failJob(deps, writer, error, null);
@@ -50,13 +57,21 @@ export async function failJob(
   const { job } = writer;
   // The caption credit pays for captions; a job that never got them gives it back.
   if (job.captionSpend && job.slides.length === 0) await refundCredit(deps, job.captionSpend);
+  const finishedAt = deps.now();
+  const event = jobEvent('generation.failed', job, finishedAt);
   await writer.stage('failed', {
     status: 'FAILED',
     error: slideIndex === null ? error.message : `Slide ${slideIndex} failed: ${error.message}`,
     errorCode: error.code,
     failedSlideIndex: slideIndex,
-    finishedAt: deps.now(),
+    finishedAt,
+    events: [...(job.events ?? []), event],
   });
+  await relayEvents(deps, [event]);
+}
+
+function jobEvent(type: 'generation.done' | 'generation.failed', job: GenerationJobDoc, at: Date): DomainEvent {
+  return domainEvent(type, { workspaceId: job.workspaceId, subjectId: job._id, actor: job.actor }, at);
 }
 
 async function writeJobCaptions(deps: CoreDeps, scope: Scope, writer: JobWriter): Promise<void> {

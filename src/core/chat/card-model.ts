@@ -1,0 +1,104 @@
+import type { CoreDeps } from '../context.js';
+import type { DomainEvent } from '../events/documents.js';
+import { publicUrlOf } from '../media/view.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { ChatCardDoc } from './documents.js';
+import type { ApprovalCard, CardStatus } from './gateway.js';
+
+const PRIVACY_WORDS: Record<string, string> = {
+  PUBLIC_TO_EVERYONE: 'Everyone',
+  MUTUAL_FOLLOW_FRIENDS: 'Friends',
+  FOLLOWER_OF_CREATOR: 'Followers',
+  SELF_ONLY: 'Only the creator',
+};
+
+/** The card of `postId` as it stands now (a post deleted since shows as rejected or gone). */
+export async function buildCard(
+  deps: CoreDeps,
+  postId: string,
+  card: Pick<ChatCardDoc, 'author' | 'editedContent' | 'actions'>,
+): Promise<ApprovalCard> {
+  const post = await deps.db.posts.findOne({ _id: postId });
+  const history = card.actions.map((action) => `${action.chatUserName} ${action.result}`);
+  if (!post) {
+    const rejected = card.actions.some((action) => action.action === 'reject');
+    return { ...EMPTY, postId, author: card.author, history, status: rejected ? 'rejected' : 'gone' };
+  }
+  const media = await deps.db.media.find({ _id: { $in: post.mediaIds }, workspaceId: post.workspaceId }).toArray();
+  const byId = new Map(media.map((doc) => [doc._id, doc]));
+  const ordered = post.mediaIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  const kind = ordered[0]?.mediaType === 'video' ? 'video' : 'photo';
+  const shown = kind === 'video' ? ordered.slice(0, 1) : ordered;
+  const platform = await deps.db.platforms.findOne({ _id: post.platformId });
+  const privacy = String(post.settings.privacy_level ?? '');
+  return {
+    postId,
+    status: statusOf(post, deps.now()),
+    caption: card.editedContent ?? post.content,
+    previews: shown.map((doc, index) => ({
+      url: `${publicUrlOf(doc, deps.media.publicBaseUrl)}/preview`,
+      alt: kind === 'video' ? 'Video poster' : `Slide ${index + 1} of ${shown.length}`,
+    })),
+    kind,
+    account: platform
+      ? `${platform.displayName ?? 'TikTok account'}${platform.displayHandle ? ` (@${platform.displayHandle})` : ''}`
+      : 'a disconnected account',
+    privacy: PRIVACY_WORDS[privacy] ?? (privacy || 'not set'),
+    author: card.author,
+    musicNote: musicNote(kind, post.settings.auto_add_music === true),
+    scheduledFor: post.state === 'QUEUE' ? post.scheduledFor : null,
+    releaseUrl: post.releaseUrl,
+    errorText: post.errorText,
+    history,
+  };
+}
+
+/** Who or what made the draft, in words, from its event. */
+export async function describeAuthor(deps: CoreDeps, event: DomainEvent): Promise<string> {
+  const { actor } = event;
+  let who = 'Postdeck';
+  if (actor.type === 'api_key') {
+    const key = await deps.db.apiKeys.findOne({ _id: actor.keyId }, { projection: { name: 1 } });
+    who = `API key "${key?.name ?? 'deleted'}"`;
+  } else if (actor.type === 'user') {
+    const user = await deps.db.users.findOne({ _id: actor.userId }, { projection: { name: 1 } });
+    who = user?.name ?? 'a member';
+  }
+  return event.generationJobId ? `Slideshow generation ${event.generationJobId} for ${who}` : who;
+}
+
+function statusOf(post: PostDoc, now: Date): CardStatus {
+  switch (post.state) {
+    case 'DRAFT':
+      return 'awaiting';
+    case 'QUEUE':
+      return post.scheduledFor && post.scheduledFor.getTime() > now.getTime() + 60_000 ? 'scheduled' : 'queued';
+    case 'PUBLISHING':
+      return 'queued';
+    case 'PUBLISHED':
+      return 'published';
+    case 'ERROR':
+      return 'failed';
+  }
+}
+
+/** TikTok's Content Posting API has no trending-music field; say so, and what was asked instead. */
+function musicNote(kind: 'photo' | 'video', autoAddMusic: boolean): string {
+  const cannot = "TikTok's API cannot attach trending music.";
+  if (kind === 'video') return `${cannot} The video keeps its own sound.`;
+  return autoAddMusic
+    ? `${cannot} Postdeck set auto_add_music, so TikTok adds recommended music.`
+    : `${cannot} auto_add_music is off: the carousel posts without music.`;
+}
+
+const EMPTY: Omit<ApprovalCard, 'postId' | 'status' | 'author' | 'history'> = {
+  caption: '',
+  previews: [],
+  kind: 'photo',
+  account: '',
+  privacy: '',
+  musicNote: '',
+  scheduledFor: null,
+  releaseUrl: null,
+  errorText: null,
+};

@@ -1,0 +1,110 @@
+import type { CoreDeps } from '../context.js';
+import type { DomainEvent } from '../events/documents.js';
+import type { EventConsumer } from '../events/deliver.js';
+import { claimLease } from '../db/leases.js';
+import { isDuplicateKeyError } from '../errors.js';
+import { buildCard, describeAuthor } from './card-model.js';
+import type { ChatCardDoc, ChatLinkDoc } from './documents.js';
+import type { ChatGateways } from './gateway.js';
+import { withChatLease } from './refusal.js';
+
+/**
+ * Puts drafts in front of approvers and keeps their cards current: a card per linked chat with an
+ * approvals channel when a draft is created, the card redrawn and the post's link posted under it
+ * when it is published or fails, a notice when a generation fails. Idempotent per chat: a card is
+ * posted once (its record's `_id`), a notice once (a receipt per chat).
+ */
+export function chatApprovalsConsumer(gateways: ChatGateways): EventConsumer {
+  return {
+    name: 'chat-approvals',
+    async handle(deps, event) {
+      switch (event.type) {
+        case 'draft.created':
+          return postCards(deps, gateways, event);
+        case 'post.published':
+        case 'post.failed':
+          return refreshCards(deps, gateways, event);
+        case 'generation.failed':
+          return postNotices(deps, gateways, event);
+        case 'generation.done':
+          return; // its drafts have their own cards
+      }
+    },
+  };
+}
+
+async function postCards(deps: CoreDeps, gateways: ChatGateways, event: DomainEvent): Promise<void> {
+  const post = await deps.db.posts.findOne({ _id: event.subjectId });
+  if (!post || post.state !== 'DRAFT') return;
+  const author = await describeAuthor(deps, event);
+  for (const link of await approvalLinks(deps, event.workspaceId)) {
+    const gateway = gateways[link.platform];
+    if (!gateway || !link.approvalsChannelId) continue;
+    const cardId = `${link._id}:${post._id}`;
+    if (await deps.db.chatCards.findOne({ _id: cardId }, { projection: { _id: 1 } })) continue;
+    // Whoever posts the card holds this for a minute; if they die, the retried delivery posts it.
+    if (!(await claimLease(deps.db, `chat-card-post:${cardId}`, { ttlMs: 60_000 }))) {
+      throw new Error(`the card ${cardId} is being posted by another worker`);
+    }
+    const card: Omit<ChatCardDoc, 'messageId'> = {
+      _id: cardId,
+      linkId: link._id,
+      postId: post._id,
+      workspaceId: post.workspaceId,
+      channelId: link.approvalsChannelId,
+      author,
+      editedContent: null,
+      actions: [],
+      linkPostedAt: null,
+      createdAt: deps.now(),
+    };
+    const place = { teamId: link.teamId, channelId: link.approvalsChannelId };
+    const messageId = await gateway.postCard(place, await buildCard(deps, post._id, card));
+    await deps.db.chatCards.insertOne({ ...card, messageId });
+  }
+}
+
+async function refreshCards(deps: CoreDeps, gateways: ChatGateways, event: DomainEvent): Promise<void> {
+  const cards = await deps.db.chatCards.find({ postId: event.subjectId, workspaceId: event.workspaceId }).toArray();
+  for (const { _id } of cards) {
+    await withChatLease(deps, `chat-card:${_id}`, async () => {
+      const card = await deps.db.chatCards.findOne({ _id });
+      const link = card && (await deps.db.chatLinks.findOne({ _id: card.linkId }));
+      const gateway = link && gateways[link.platform];
+      if (!card || !link || !gateway) return;
+      const place = { teamId: link.teamId, channelId: card.channelId };
+      const view = await buildCard(deps, card.postId, card);
+      await gateway.updateCard(place, card.messageId, view);
+      if (event.type === 'post.published' && card.linkPostedAt === null) {
+        const where = view.releaseUrl ? `: ${view.releaseUrl}` : ' (TikTok has not released its link yet).';
+        await gateway.replyToCard(place, card.messageId, `Published on TikTok${where}`);
+        await deps.db.chatCards.updateOne({ _id }, { $set: { linkPostedAt: deps.now() } });
+      }
+    });
+  }
+}
+
+async function postNotices(deps: CoreDeps, gateways: ChatGateways, event: DomainEvent): Promise<void> {
+  const job = await deps.db.generationJobs.findOne({ _id: event.subjectId });
+  const text = `Slideshow generation ${event.subjectId} failed: ${job?.error ?? 'no reason was recorded'}`;
+  for (const link of await approvalLinks(deps, event.workspaceId)) {
+    const gateway = gateways[link.platform];
+    if (!gateway || !link.approvalsChannelId) continue;
+    const receiptId = `chat-notice:${event.id}:${link._id}`;
+    if (await deps.db.eventReceipts.findOne({ _id: receiptId })) continue;
+    if (!(await claimLease(deps.db, receiptId, { ttlMs: 60_000 }))) {
+      throw new Error(`the notice ${receiptId} is being posted by another worker`);
+    }
+    await gateway.postNotice({ teamId: link.teamId, channelId: link.approvalsChannelId }, text);
+    try {
+      await deps.db.eventReceipts.insertOne({ _id: receiptId, at: deps.now() });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+}
+
+/** The workspace's chats that have an approvals channel. */
+async function approvalLinks(deps: CoreDeps, workspaceId: string): Promise<ChatLinkDoc[]> {
+  return deps.db.chatLinks.find({ workspaceId, approvalsChannelId: { $ne: null } }).toArray();
+}

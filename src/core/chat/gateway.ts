@@ -1,0 +1,52 @@
+import type { ChatPlatform } from './documents.js';
+
+/** Where a draft stands, as its card shows it. */
+export type CardStatus = 'awaiting' | 'queued' | 'scheduled' | 'published' | 'failed' | 'rejected' | 'gone';
+
+/** Everything an approval card shows; each adapter renders it in its own blocks or embeds. */
+export interface ApprovalCard {
+  postId: string;
+  status: CardStatus;
+  caption: string;
+  /** Carousel slides' previews in order, or the video's poster (one image). */
+  previews: { url: string; alt: string }[];
+  kind: 'photo' | 'video';
+  /** The TikTok account: creator nickname and handle. */
+  account: string;
+  privacy: string;
+  /** Who or what created the draft ("API key Claude (OAuth)", "generation job …"). */
+  author: string;
+  /** TikTok's API cannot add trending music: what Postdeck set instead. */
+  musicNote: string;
+  scheduledFor: Date | null;
+  releaseUrl: string | null;
+  errorText: string | null;
+  /** What people did on it, oldest first ("Approved by @ana: queued to publish now"). */
+  history: string[];
+}
+
+/** How a chat message is addressed: the linked team and the channel. */
+export interface CardPlace {
+  teamId: string;
+  channelId: string;
+}
+
+/**
+ * What core asks of a chat platform; the Slack and Discord adapters implement it with their own
+ * messages. Core decides what to say and when; an adapter only renders and sends.
+ */
+export interface ChatGateway {
+  readonly platform: ChatPlatform;
+  /** Posts a new card; answers the message's id (Slack ts, Discord message id). */
+  postCard(place: CardPlace, card: ApprovalCard): Promise<string>;
+  /** Rewrites a card in place. */
+  updateCard(place: CardPlace, messageId: string, card: ApprovalCard): Promise<void>;
+  /** Posts under a card (Slack thread, Discord reply). */
+  replyToCard(place: CardPlace, messageId: string, text: string): Promise<void>;
+  /** Posts a plain message in a channel (a generation that failed). */
+  postNotice(place: CardPlace, text: string): Promise<void>;
+  /** Tells the person who started a login how it ended, through the reply target they left. */
+  replyToLogin(teamId: string, replyTarget: string, text: string): Promise<void>;
+}
+
+export type ChatGateways = Partial<Record<ChatPlatform, ChatGateway>>;

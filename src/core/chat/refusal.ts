@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CoreDeps } from '../context.js';
+import { claimLease, releaseLease } from '../db/leases.js';
+
+/** Why the bot will not do what a chat user asked, in words shown only to them. */
+export type RefusalReason =
+  'not_linked' | 'link_revoked' | 'not_an_approver' | 'no_channel' | 'bad_input' | 'already_handled';
+
+/** A refusal for the person who asked (ephemeral); never an internal failure. */
+export class ChatRefusal extends Error {
+  override readonly name = 'ChatRefusal';
+
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs `fn` holding the lease `key`, waiting up to `waitMs` for another holder to finish: chat
+ * records that two people may change at once are written one change at a time (FerretDB rewrites
+ * whole documents, so interleaved writes would lose one).
+ */
+export async function withChatLease<T>(deps: CoreDeps, key: string, fn: () => Promise<T>, waitMs = 5_000): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const lease = await claimLease(deps.db, key, { ttlMs: 30_000 });
+    if (lease) {
+      try {
+        return await fn();
+      } finally {
+        await releaseLease(deps.db, lease);
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`the chat record ${key} stayed busy`);
+    await sleep(50 + Math.random() * 100);
+  }
+}

@@ -1,0 +1,62 @@
+import type { CoreDeps } from '../context.js';
+import { defineJob, type JobDefinition } from '../jobs/define-job.js';
+import { isDuplicateKeyError } from '../errors.js';
+import type { DomainEvent, OutboxDoc } from './documents.js';
+import { deliverEventHandle } from './relay.js';
+
+/** Something that reacts to events (the chat approvals). Delivery is at least once: `handle` must be idempotent. */
+export interface EventConsumer {
+  /** Stable: receipts are kept under it. */
+  readonly name: string;
+  handle(deps: CoreDeps, event: DomainEvent): Promise<void>;
+}
+
+/** The job delivering one event to `consumers`; retried with backoff until every consumer has handled it. */
+export function eventDeliveryJob(consumers: readonly EventConsumer[]): JobDefinition<{ eventId: string }> {
+  return defineJob({
+    ...deliverEventHandle,
+    retry: { maxRetries: 6, delayMs: 2_000, maxDelayMs: 120_000 },
+    lockLifetimeMs: 60_000,
+    perform: ({ eventId }, { deps }) => deliverEvent(deps, consumers, eventId),
+  });
+}
+
+/**
+ * Hands the event to each consumer that has no receipt for it yet, and records a receipt when one
+ * succeeds; a failure is thrown after the others have had their turn, so only it is retried.
+ */
+export async function deliverEvent(
+  deps: CoreDeps,
+  consumers: readonly EventConsumer[],
+  eventId: string,
+): Promise<void> {
+  const doc = await deps.db.outbox.findOne({ _id: eventId });
+  if (!doc) return;
+  const event = eventOf(doc);
+  let failure: unknown;
+  for (const consumer of consumers) {
+    const receiptId = `${consumer.name}:${eventId}`;
+    if (await deps.db.eventReceipts.findOne({ _id: receiptId })) continue;
+    try {
+      await consumer.handle(deps, event);
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, eventId, consumer: consumer.name },
+        'an event consumer failed; it will be retried',
+      );
+      failure ??= error;
+      continue;
+    }
+    try {
+      await deps.db.eventReceipts.insertOne({ _id: receiptId, at: deps.now() });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
+function eventOf(doc: OutboxDoc): DomainEvent {
+  const { _id, relayedAt: _relayedAt, dispatched: _dispatched, ...fields } = doc;
+  return { id: _id, ...fields };
+}
