@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
+import { deepFreeze, withoutEmpty } from './config-values.js';
+import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './chat-config.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
 import { DEFAULT_PLANS, PlanTableSchema, type PlanTable } from './core/plans.js';
 
@@ -13,72 +15,74 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
 /** Every environment variable Postdeck reads, with its default. The README table mirrors this. */
-const EnvSchema = z.object({
-  PORT: port.default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PUBLIC_URL: z.url().optional(),
-  PUBLIC_BASE_URL: z.url().optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  MONGODB_URI: z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
-    .optional(),
-  MONGODB_DB: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,60}$/)
-    .default('postdeck'),
-  EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
-  MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
-  MONGOD_DOWNLOAD: boolean.default(true),
-  FERRETDB_CACHE_DIR: z.string().min(1).optional(),
-  MEDIA_DIR: z.string().min(1).optional(),
-  MEDIA_MAX_IMAGE_BYTES: positiveInt.default(20 * 1024 * 1024),
-  MEDIA_MAX_VIDEO_BYTES: positiveInt.default(4 * 1024 * 1024 * 1024),
-  MEDIA_STORE: z.enum(['local', 's3']).default('local'),
-  S3_BUCKET: z.string().min(3).optional(),
-  S3_PREFIX: z.string().default(''),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ENDPOINT: z.url().optional(),
-  S3_FORCE_PATH_STYLE: boolean.default(false),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
-  TRUST_PROXY: boolean.default(false),
-  JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
-  JOB_CONCURRENCY: positiveInt.default(10),
-  PUBLISH_CONCURRENCY: positiveInt.default(50),
-  SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
-  POSTDECK_PLANS_FILE: z.string().min(1).optional(),
-  OPEN_SIGNUP: boolean.default(false),
-  DEVICE_CODE_PREFIX: z
-    .string()
-    .regex(/^[A-Z]{2,8}$/, 'must be 2 to 8 capital letters')
-    .default('DECK'),
-  POSTDECK_SERVER: z.url().optional(),
-  POSTDECK_API_KEY: z.string().startsWith('service_sk_', 'must be a Postdeck API key (service_sk_...)').optional(),
-  POSTDECK_CONFIG_DIR: z.string().min(1).optional(),
-  XDG_CONFIG_HOME: z.string().min(1).optional(),
-  CI: z.string().optional(),
-  TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
-  TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
-  TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
-  TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
-  TIKTOK_EMULATOR_PORT: port.default(0),
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.url().optional(),
-  OPENAI_TEXT_MODEL: z.string().min(1).default('gpt-4.1-mini'),
-  OPENAI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
-  OPENAI_IMAGE_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
-  OPENAI_TIMEOUT_MS: positiveInt.default(60_000),
-  OPENAI_IMAGE_TIMEOUT_MS: positiveInt.default(180_000),
-  OPENAI_EMULATOR_PORT: port.default(0),
-  AI_IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(3),
-  TOKEN_ENCRYPTION_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
-    .optional(),
-});
+const EnvSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_URL: z.url().optional(),
+    PUBLIC_BASE_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    MONGODB_URI: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+      .optional(),
+    MONGODB_DB: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,60}$/)
+      .default('postdeck'),
+    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
+    MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
+    MONGOD_DOWNLOAD: boolean.default(true),
+    FERRETDB_CACHE_DIR: z.string().min(1).optional(),
+    MEDIA_DIR: z.string().min(1).optional(),
+    MEDIA_MAX_IMAGE_BYTES: positiveInt.default(20 * 1024 * 1024),
+    MEDIA_MAX_VIDEO_BYTES: positiveInt.default(4 * 1024 * 1024 * 1024),
+    MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_PREFIX: z.string().default(''),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_FORCE_PATH_STYLE: boolean.default(false),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+    TRUST_PROXY: boolean.default(false),
+    JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
+    JOB_CONCURRENCY: positiveInt.default(10),
+    PUBLISH_CONCURRENCY: positiveInt.default(50),
+    SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
+    POSTDECK_PLANS_FILE: z.string().min(1).optional(),
+    OPEN_SIGNUP: boolean.default(false),
+    DEVICE_CODE_PREFIX: z
+      .string()
+      .regex(/^[A-Z]{2,8}$/, 'must be 2 to 8 capital letters')
+      .default('DECK'),
+    POSTDECK_SERVER: z.url().optional(),
+    POSTDECK_API_KEY: z.string().startsWith('service_sk_', 'must be a Postdeck API key (service_sk_...)').optional(),
+    POSTDECK_CONFIG_DIR: z.string().min(1).optional(),
+    XDG_CONFIG_HOME: z.string().min(1).optional(),
+    CI: z.string().optional(),
+    TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
+    TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
+    TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
+    TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
+    TIKTOK_EMULATOR_PORT: port.default(0),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_TEXT_MODEL: z.string().min(1).default('gpt-4.1-mini'),
+    OPENAI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+    OPENAI_IMAGE_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
+    OPENAI_TIMEOUT_MS: positiveInt.default(60_000),
+    OPENAI_IMAGE_TIMEOUT_MS: positiveInt.default(180_000),
+    OPENAI_EMULATOR_PORT: port.default(0),
+    AI_IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(3),
+    TOKEN_ENCRYPTION_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+      .optional(),
+  })
+  .extend(ChatEnvSchema.shape);
 
 /** The parsed, frozen settings object handed to the composition root. */
 export interface Config {
@@ -153,6 +157,8 @@ export interface Config {
     /** Slide images a generation job draws at once. */
     readonly imageConcurrency: number;
   };
+  /** The Slack and Discord bots, each on when its settings are given (src/chat-config.ts). */
+  readonly chat: ChatConfig;
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -253,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       emulatorPort: vars.OPENAI_EMULATOR_PORT,
       imageConcurrency: vars.AI_IMAGE_CONCURRENCY,
     },
+    chat: chatConfig(vars),
   });
 }
 
@@ -266,7 +273,7 @@ function combinationProblems(vars: z.infer<typeof EnvSchema>): string[] {
   if (Boolean(vars.TIKTOK_CLIENT_KEY) !== Boolean(vars.TIKTOK_CLIENT_SECRET)) {
     problems.push('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET: set both or neither');
   }
-  return problems;
+  return [...problems, ...chatProblems(vars)];
 }
 
 function loadPlans(file: string | undefined): PlanTable {
@@ -284,17 +291,4 @@ function loadPlans(file: string | undefined): PlanTable {
     );
   }
   return parsed.data;
-}
-
-// An exported-but-empty variable (FOO=) means "use the default", as most servers treat it.
-function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -1,3 +1,8 @@
+import { chatApprovalsConsumer } from '../core/chat/consumer.js';
+import { chatLoginJob } from '../core/chat/jobs.js';
+import { purgeChatRecordsJob } from '../core/chat/purge-job.js';
+import { eventDeliveryJob } from '../core/events/deliver.js';
+import { RELAY_SWEEP_EVERY_MS, relaySweepJob } from '../core/events/relay-sweep.js';
 import { purgeExpiredDeviceCodesJob } from '../core/device/purge-job.js';
 import { purgeExpiredIdempotencyKeysJob } from '../core/idempotency/purge-job.js';
 import { purgeExpiredIdentityRecordsJob } from '../core/identity/purge-job.js';
@@ -25,6 +30,10 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   pollStatusJob,
   sweepPostsJob,
   generateSlideshowDefinition,
+  eventDeliveryJob([chatApprovalsConsumer]),
+  relaySweepJob,
+  chatLoginJob,
+  purgeChatRecordsJob,
 ];
 
 /** The periodic clean-ups, scheduled when a worker starts (one schedule per name, shared by workers). */
@@ -37,4 +46,6 @@ export const RECURRING_JOBS: readonly RecurringJob[] = [
   { definition: purgeUploadLinksJob, everyMs: 60 * 60_000 },
   { definition: purgeOAuthCodesJob, everyMs: 60 * 60_000 },
   { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
+  { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },
+  { definition: purgeChatRecordsJob, everyMs: 60 * 60_000 },
 ];

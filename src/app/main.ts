@@ -14,6 +14,7 @@ import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emu
 import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
 import { aiProviderConfig, usesOpenAiEmulator } from './openai-setup.js';
 import { startLocalOpenAiEmulator } from './openai-emulator.js';
+import { startChatBots } from './chat-setup.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './jobs.js';
 import { openDatabase, type DatabaseHandle } from '../db/connect.js';
 import { createHttpApp } from '../http/app.js';
@@ -67,6 +68,7 @@ export async function openCore(
       provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger),
       imageConcurrency: config.ai.imageConcurrency,
     },
+    chat: {},
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
@@ -125,6 +127,7 @@ export async function startPostdeck(
   }
   let http: RunningHttpServer | undefined;
   try {
+    const chatEndpoints = startChatBots(core.deps, config, logger);
     if (roles.has('worker')) await core.jobs.startProcessing();
     if (roles.has('api')) {
       const app = createHttpApp({
@@ -137,6 +140,7 @@ export async function startPostdeck(
         devicePrefix: config.auth.devicePrefix,
         openSignup: config.auth.openSignup,
         mcp: createMcpHttpHandler({ deps: core.deps, logger, version: POSTDECK_VERSION }),
+        chatEndpoints,
       });
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Actor } from './actor.js';
+import type { ChatGateways } from './chat/gateway.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Collections } from './db/collections.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -24,6 +25,11 @@ export interface CoreDeps {
   readonly ai: { readonly provider: AiProvider; readonly imageConcurrency: number };
   /** The job queue: use cases and jobs enqueue work here. */
   readonly jobs: JobQueue;
+  /**
+   * The chat platforms whose bots are on (Slack, Discord), filled in by the composition root once
+   * their adapters exist; empty when no bot is configured.
+   */
+  readonly chat: ChatGateways;
 }
 
 /** The neutral request context every adapter builds; every query is scoped by it. */

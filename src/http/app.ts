@@ -12,6 +12,7 @@ import { createKeyRouter } from './auth/key-routes.js';
 import { createOAuthRouter } from './auth/oauth-routes.js';
 import { errorMiddleware } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { createChatRouter, type ChatEndpoint } from './chat-routes.js';
 import { createMcpRouter, type McpRequestHandler } from './mcp-route.js';
 import type { AppState } from './shared/context.js';
 import { createSystemRouter } from './system-routes.js';
@@ -32,6 +33,8 @@ export interface HttpAppOptions {
   secureCookies?: boolean | undefined;
   /** The MCP adapter, served at /mcp when given. */
   mcp?: McpRequestHandler | undefined;
+  /** The chat bots' endpoints (Slack events, Discord interactions). */
+  chatEndpoints?: readonly ChatEndpoint[] | undefined;
 }
 
 /** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /mcp, /auth. */
@@ -51,6 +54,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.use(api.routes());
   app.use(createUploadLinkRouter(options.deps).routes());
   if (options.mcp) app.use(createMcpRouter(options.deps, options.publicUrl, options.mcp).routes());
+  if (options.chatEndpoints?.length) app.use(createChatRouter(options.chatEndpoints).routes());
   app.use(createMediaServingRouter(options.deps, options.deps.media).routes());
   app.use(createDeviceRouter(options).routes());
   app.use(createKeyRouter(options.deps).routes());

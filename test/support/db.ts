@@ -83,6 +83,7 @@ export async function openTestDatabase(
     secrets: createSecretBox(newSecretKey()),
     tiktok: new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 }),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
+    chat: {},
     media: {
       store: createLocalMediaStore(mediaDir),
       limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },

@@ -25,7 +25,12 @@ export async function startTestServer(
     /** A fixed port (e.g. one picked with freePort so the media base URL can name it); default ephemeral. */
     port?: number;
     /** Overrides of the app's settings (trust X-Forwarded-For, open sign-up, user-code prefix, cookies). */
-    app?: Partial<Pick<HttpAppOptions, 'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl' | 'secureCookies'>>;
+    app?: Partial<
+      Pick<
+        HttpAppOptions,
+        'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl' | 'secureCookies' | 'chatEndpoints'
+      >
+    >;
   } = {},
 ): Promise<TestServer> {
   const media: MediaDeps = { ...database.deps.media, ...options.media };

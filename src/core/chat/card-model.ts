@@ -30,7 +30,7 @@ export async function buildCard(
   const kind = ordered[0]?.mediaType === 'video' ? 'video' : 'photo';
   const shown = kind === 'video' ? ordered.slice(0, 1) : ordered;
   const platform = await deps.db.platforms.findOne({ _id: post.platformId });
-  const privacy = String(post.settings.privacy_level ?? '');
+  const privacy = typeof post.settings.privacy_level === 'string' ? post.settings.privacy_level : '';
   return {
     postId,
     status: statusOf(post, deps.now()),

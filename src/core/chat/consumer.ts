@@ -14,24 +14,23 @@ import { withChatLease } from './refusal.js';
  * when it is published or fails, a notice when a generation fails. Idempotent per chat: a card is
  * posted once (its record's `_id`), a notice once (a receipt per chat).
  */
-export function chatApprovalsConsumer(gateways: ChatGateways): EventConsumer {
-  return {
-    name: 'chat-approvals',
-    async handle(deps, event) {
-      switch (event.type) {
-        case 'draft.created':
-          return postCards(deps, gateways, event);
-        case 'post.published':
-        case 'post.failed':
-          return refreshCards(deps, gateways, event);
-        case 'generation.failed':
-          return postNotices(deps, gateways, event);
-        case 'generation.done':
-          return; // its drafts have their own cards
-      }
-    },
-  };
-}
+export const chatApprovalsConsumer: EventConsumer = {
+  name: 'chat-approvals',
+  async handle(deps, event) {
+    const gateways = deps.chat;
+    switch (event.type) {
+      case 'draft.created':
+        return postCards(deps, gateways, event);
+      case 'post.published':
+      case 'post.failed':
+        return refreshCards(deps, gateways, event);
+      case 'generation.failed':
+        return postNotices(deps, gateways, event);
+      case 'generation.done':
+        return; // its drafts have their own cards
+    }
+  },
+};
 
 async function postCards(deps: CoreDeps, gateways: ChatGateways, event: DomainEvent): Promise<void> {
   const post = await deps.db.posts.findOne({ _id: event.subjectId });

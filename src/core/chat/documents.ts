@@ -89,3 +89,10 @@ export interface ChatDeliveryDoc {
   _id: string;
   expiresAt: Date;
 }
+
+/** A Slack app installation (OAuth mode), sealed whole: it holds the bot token. `_id` = team or enterprise id. */
+export interface ChatInstallationDoc {
+  _id: string;
+  sealed: string;
+  updatedAt: Date;
+}

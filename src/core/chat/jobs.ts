@@ -4,17 +4,15 @@ import type { ChatGateways } from './gateway.js';
 import { pollChatLogin, pollChatLoginHandle, type LoginOutcome } from './login.js';
 
 /** The job polling a chat login; it tells the person how it ended through the chat they used. */
-export function chatLoginJob(gateways: ChatGateways): AnyJobDefinition {
-  return defineJob({
-    ...pollChatLoginHandle,
-    retry: { maxRetries: 5, delayMs: 2_000, maxDelayMs: 30_000 },
-    lockLifetimeMs: 30_000,
-    perform: async ({ loginId }, { deps }) => {
-      const outcome = await pollChatLogin(deps, loginId);
-      if (outcome) await tellLoginOutcome(deps, gateways, loginId, outcome);
-    },
-  });
-}
+export const chatLoginJob: AnyJobDefinition = defineJob({
+  ...pollChatLoginHandle,
+  retry: { maxRetries: 5, delayMs: 2_000, maxDelayMs: 30_000 },
+  lockLifetimeMs: 30_000,
+  perform: async ({ loginId }, { deps }) => {
+    const outcome = await pollChatLogin(deps, loginId);
+    if (outcome) await tellLoginOutcome(deps, deps.chat, loginId, outcome);
+  },
+});
 
 async function tellLoginOutcome(
   deps: CoreDeps,

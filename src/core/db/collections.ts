@@ -1,7 +1,13 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
 import type { ApiKeyDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
-import type { ChatCardDoc, ChatDeliveryDoc, ChatLinkDoc, ChatLoginDoc } from '../chat/documents.js';
+import type {
+  ChatCardDoc,
+  ChatDeliveryDoc,
+  ChatInstallationDoc,
+  ChatLinkDoc,
+  ChatLoginDoc,
+} from '../chat/documents.js';
 import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../device/documents.js';
 import type { IdempotencyDoc } from '../idempotency/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
@@ -64,6 +70,7 @@ export interface Collections {
   chatLogins: Collection<ChatLoginDoc>;
   chatCards: Collection<ChatCardDoc>;
   chatDeliveries: Collection<ChatDeliveryDoc>;
+  chatInstallations: Collection<ChatInstallationDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -129,6 +136,7 @@ const INDEXES: IndexTable = {
   // Cards are found by `_id` (`<link>:<post>`), and by post when it is published or fails.
   chatCards: [{ key: { postId: 1 } }],
   chatDeliveries: [{ key: { expiresAt: 1 } }],
+  chatInstallations: [],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -172,6 +180,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   chatLogins: 'chat_logins',
   chatCards: 'chat_cards',
   chatDeliveries: 'chat_deliveries',
+  chatInstallations: 'chat_installations',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -33,7 +33,7 @@ export async function deliverEvent(
   const doc = await deps.db.outbox.findOne({ _id: eventId });
   if (!doc) return;
   const event = eventOf(doc);
-  let failure: unknown;
+  let failure: Error | undefined;
   for (const consumer of consumers) {
     const receiptId = `${consumer.name}:${eventId}`;
     if (await deps.db.eventReceipts.findOne({ _id: receiptId })) continue;
@@ -44,7 +44,7 @@ export async function deliverEvent(
         { err: error, eventId, consumer: consumer.name },
         'an event consumer failed; it will be retried',
       );
-      failure ??= error;
+      failure ??= error instanceof Error ? error : new Error(String(error));
       continue;
     }
     try {

@@ -1,0 +1,19 @@
+import type { Config } from '../config.js';
+import type { CoreDeps } from '../core/context.js';
+import type { Logger } from '../logger.js';
+import { createSlackBot, type ChatEndpoint } from '../bots/slack/bot.js';
+
+/**
+ * Starts the chat bots the configuration turns on: each hands core its gateway (so jobs can post
+ * cards) and the server its endpoints. Every role builds them: workers post, API servers receive.
+ */
+export function startChatBots(deps: CoreDeps, config: Config, logger: Logger): ChatEndpoint[] {
+  const endpoints: ChatEndpoint[] = [];
+  const settings = { publicUrl: config.publicUrl, devicePrefix: config.auth.devicePrefix };
+  if (config.chat.slack) {
+    const slack = createSlackBot(deps, config.chat.slack, settings, logger);
+    Object.assign(deps.chat, { slack: slack.gateway });
+    endpoints.push(...slack.endpoints);
+  }
+  return endpoints;
+}

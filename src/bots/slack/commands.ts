@@ -1,0 +1,133 @@
+import type { App, SlashCommand } from '@slack/bolt';
+import type { CoreDeps } from '../../core/context.js';
+import { isFirstDelivery } from '../../core/chat/deliveries.js';
+import { changeLink, requireLink, unlink } from '../../core/chat/links.js';
+import { startChatLogin } from '../../core/chat/login.js';
+import { ChatRefusal } from '../../core/chat/refusal.js';
+import { chatStatus } from '../../core/chat/status.js';
+import { respond } from './gateway.js';
+
+export interface SlackBotSettings {
+  publicUrl: string;
+  devicePrefix: string | undefined;
+}
+
+const HELP = [
+  '`/postdeck login`: link this Slack workspace to a Postdeck workspace',
+  '`/postdeck status`: what it is linked to, where approvals go, who approves',
+  '`/postdeck approvals here`: send draft approvals to this channel',
+  '`/postdeck approvers add @person` / `remove @person`: who may approve',
+  '`/postdeck logout`: unlink and revoke the key',
+].join('\n');
+
+/**
+ * `/postdeck <subcommand>`: acknowledged at once (Slack waits 3 s at most), then done and answered
+ * through the command's response_url, only to the person who typed it. A retried delivery is
+ * acknowledged and ignored.
+ */
+export function registerCommands(app: App, deps: CoreDeps, settings: SlackBotSettings): void {
+  app.command('/postdeck', async ({ ack, command }) => {
+    await ack();
+    if (!(await isFirstDelivery(deps, `slack:${command.team_id}:${command.trigger_id}`))) return;
+    let reply: Record<string, unknown>;
+    try {
+      reply = await runCommand(deps, settings, command);
+    } catch (error) {
+      if (!(error instanceof ChatRefusal)) {
+        deps.logger.error({ err: error, teamId: command.team_id }, 'a Slack command failed');
+        reply = { text: 'Something went wrong on our side; try again in a moment.' };
+      } else reply = { text: error.message };
+    }
+    await respond(command.response_url, { response_type: 'ephemeral', ...reply });
+  });
+}
+
+async function runCommand(
+  deps: CoreDeps,
+  settings: SlackBotSettings,
+  command: SlashCommand,
+): Promise<Record<string, unknown>> {
+  const [verb = 'help', ...rest] = command.text.trim().split(/\s+/).filter(Boolean);
+  const teamId = command.team_id;
+  switch (verb.toLowerCase()) {
+    case 'login': {
+      const started = await startChatLogin(deps, {
+        platform: 'slack',
+        teamId,
+        teamName: command.team_domain,
+        chatUserId: command.user_id,
+        chatUserName: `@${command.user_name}`,
+        replyTarget: command.response_url,
+        publicUrl: settings.publicUrl,
+        prefix: settings.devicePrefix,
+      });
+      const minutes = Math.round((started.expiresAt.getTime() - deps.now().getTime()) / 60_000);
+      const text = `Your code is *${started.userCode}*. Open ${started.verificationUri}, sign in and enter it (it expires in ${minutes} minutes). Only you can see this.`;
+      return {
+        text,
+        blocks: [
+          { type: 'section', text: { type: 'mrkdwn', text } },
+          {
+            type: 'actions',
+            elements: [
+              {
+                type: 'button',
+                action_id: 'postdeck_open_login',
+                text: { type: 'plain_text', text: 'Open Postdeck' },
+                url: started.verificationUriComplete,
+                style: 'primary',
+              },
+            ],
+          },
+        ],
+      };
+    }
+    case 'status':
+      return { text: await statusText(deps, teamId) };
+    case 'logout': {
+      await unlink(deps, await requireLink(deps, 'slack', teamId), command.user_id);
+      return { text: 'Unlinked: Postdeck revoked the key this workspace used. Run `/postdeck login` to link again.' };
+    }
+    case 'approvals': {
+      if (rest[0]?.toLowerCase() !== 'here')
+        return { text: 'Use `/postdeck approvals here` in the channel approvals should go to.' };
+      const link = await requireLink(deps, 'slack', teamId);
+      await changeLink(deps, link, command.user_id, () => ({ approvalsChannelId: command.channel_id }));
+      return { text: `Draft approvals now go to <#${command.channel_id}>.` };
+    }
+    case 'approvers':
+      return { text: await changeApprovers(deps, command, rest) };
+    default:
+      return { text: HELP };
+  }
+}
+
+async function statusText(deps: CoreDeps, teamId: string): Promise<string> {
+  const status = await chatStatus(deps, 'slack', teamId);
+  if (!status.linked) return 'Not linked to Postdeck. Run `/postdeck login`.';
+  return [
+    `Linked to the Postdeck workspace *${status.workspaceName}*${status.keyWorks ? '.' : ', but its key was revoked: run `/postdeck login` again.'}`,
+    status.approvalsChannelId
+      ? `Approvals go to <#${status.approvalsChannelId}>.`
+      : 'No approvals channel yet: run `/postdeck approvals here`.',
+    `Approvers: ${status.approvers.map((id) => `<@${id}>`).join(', ')}.`,
+  ].join('\n');
+}
+
+/** `approvers add|remove <@U…>`: Slack sends mentions as `<@U123|name>`. */
+async function changeApprovers(deps: CoreDeps, command: SlashCommand, args: string[]): Promise<string> {
+  const [op, mention] = args;
+  const userId = /^<@([A-Z0-9]+)(\|[^>]*)?>$/.exec(mention ?? '')?.[1];
+  if ((op !== 'add' && op !== 'remove') || !userId) {
+    return 'Use `/postdeck approvers add @person` or `/postdeck approvers remove @person`.';
+  }
+  const link = await requireLink(deps, 'slack', command.team_id);
+  const changed = await changeLink(deps, link, command.user_id, (current) => {
+    const approvers =
+      op === 'add' ? [...new Set([...current.approvers, userId])] : current.approvers.filter((id) => id !== userId);
+    if (approvers.length === 0)
+      throw new ChatRefusal('bad_input', 'That would leave no approvers; add someone else first.');
+    return { approvers };
+  });
+  return `Approvers: ${changed.approvers.map((id) => `<@${id}>`).join(', ')}.`;
+}

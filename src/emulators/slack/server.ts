@@ -1,0 +1,91 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { registerApi } from './api.js';
+import { SlackEmulatorState } from './state.js';
+
+export { SlackEmulatorState } from './state.js';
+export type { EmulatedMessage, EmulatedTeam } from './state.js';
+export { SlackSender } from './sender.js';
+
+export interface SlackEmulatorOptions {
+  port?: number;
+  host?: string;
+  app?: { clientId: string; clientSecret: string; appId: string };
+}
+
+export interface RunningSlackEmulator {
+  url: string;
+  /** What the app's Web API URL is set to: `${url}/api/`. */
+  apiUrl: string;
+  /** The OAuth authorize page, for the install flow. */
+  authorizeUrl: string;
+  state: SlackEmulatorState;
+  /** A response_url for one command or interaction, as Slack puts in its payloads. */
+  newResponseUrl(): { url: string; id: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the local Slack emulator: the Web API methods an app calls (auth.test, chat.postMessage,
+ * chat.update, chat.postEphemeral, views.open, oauth.v2.access), response URLs and the OAuth
+ * authorize page, keeping what the app sent for tests to read. Requests into the app are sent,
+ * signed as Slack signs them, by `SlackSender`.
+ */
+export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<RunningSlackEmulator> {
+  const state = new SlackEmulatorState(
+    options.app ?? { clientId: '1111.2222', clientSecret: 'emulated-client-secret', appId: 'A0POSTDECK' },
+  );
+  const router = new Router();
+  registerApi(router, state);
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'POST') {
+      const text = await readBody(ctx.req);
+      const type = ctx.get('content-type');
+      let args: Record<string, unknown> = {};
+      if (type.startsWith('application/json')) args = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+      else args = Object.fromEntries(new URLSearchParams(text));
+      (ctx.state as { args: unknown }).args = args;
+    }
+    await next();
+  });
+  app.use(router.routes());
+  const sockets = new Set<Socket>();
+  const handler = app.callback();
+  const server = createServer((req, res) => void handler(req, res));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    authorizeUrl: `${url}/oauth/v2/authorize`,
+    state,
+    newResponseUrl() {
+      const id = state.newResponseId();
+      return { url: `${url}/respond/${id}`, id };
+    },
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}

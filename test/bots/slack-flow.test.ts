@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeJpeg } from '../support/media.js';
+import {
+  connectCreator,
+  PUBLIC_SETTINGS,
+  startWorld,
+  storeMedia,
+  type PublishingWorld,
+  SLOW,
+} from '../publishing/support.js';
+import { eventually, linkTeam, startSlackWorld, commandFields, type SlackWorld } from './slack-support.js';
+
+let w: PublishingWorld;
+let s: SlackWorld;
+beforeAll(async () => {
+  w = await startWorld();
+  s = await startSlackWorld(w);
+});
+afterAll(async () => {
+  await s?.close();
+  await w?.close();
+});
+
+const ANA = { userId: 'U0ANA', userName: 'ana', channelId: 'C0APPROVALS' };
+
+describe('the Slack bot', () => {
+  it('links through /postdeck login, posts a card for a REST draft and publishes it on Approve', SLOW, async () => {
+    const [shown, linked] = await linkTeam(w, s, ANA);
+    expect(shown).toMatch(/Only you can see this/);
+    expect(linked).toContain('Linked to the Postdeck workspace');
+    const link = await w.t.deps.db.chatLinks.findOne({ _id: `slack:${s.team.id}` });
+    const key = w.t.deps.secrets.open(link!.sealedApiKey);
+    expect(link!.sealedApiKey).not.toContain(key);
+    const platforms = await fetch(`${w.server.url}/public/v1/platforms`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(platforms.status).toBe(200);
+
+    const here = commandFields(s, 'approvals here', ANA);
+    await s.sender.command(here.fields);
+    await eventually(() => s.slack.state.responses.get(here.responseId)?.[0]);
+
+    const { platform } = await connectCreator(w);
+    const media = [await storeMedia(w, await makeJpeg(1080, 1920)), await storeMedia(w, await makeJpeg(1080, 1920))];
+    const created = await fetch(`${w.server.url}/public/v1/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.tenant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        platformIds: [platform._id],
+        content: 'Two slides for the card',
+        mode: 'draft',
+        mediaIds: media.map((m) => m._id),
+        settings: { ...PUBLIC_SETTINGS, auto_add_music: true },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const card = await eventually(() =>
+      s.slack.state.channel(ANA.channelId).find((m) => m.text.includes('Two slides')),
+    );
+    const images = card.blocks.filter((b) => (b as { type: string }).type === 'image');
+    expect(images).toHaveLength(2);
+    const postId = (await w.t.deps.db.posts.findOne({ content: 'Two slides for the card' }))!._id;
+    const click = await s.sender.interaction({
+      type: 'block_actions',
+      team: { id: s.team.id, domain: s.team.name },
+      user: { id: ANA.userId, username: ANA.userName, name: ANA.userName, team_id: s.team.id },
+      api_app_id: 'A0POSTDECK',
+      token: 'x',
+      container: { type: 'message', message_ts: card.ts, channel_id: ANA.channelId, is_ephemeral: false },
+      trigger_id: 'trigger-approve-1',
+      channel: { id: ANA.channelId, name: 'approvals' },
+      message: { ts: card.ts, text: card.text, type: 'message' },
+      response_url: s.slack.newResponseUrl().url,
+      actions: [
+        {
+          type: 'button',
+          action_id: 'postdeck_approve',
+          block_id: `postdeck_card_${postId}`,
+          value: postId,
+          action_ts: '1',
+        },
+      ],
+    });
+    expect(click.status).toBe(200);
+    await eventually(async () => (await w.t.deps.db.posts.findOne({ _id: postId }))?.state === 'PUBLISHED', 60_000);
+    const reply = await eventually(() => s.slack.state.channel(ANA.channelId).find((m) => m.threadTs === card.ts));
+    expect(reply.text).toContain('Published on TikTok');
+    await eventually(() => card.text.startsWith('Published on TikTok'));
+  });
+});
