@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
-import { deepFreeze, withoutEmpty } from './config-values.js';
-import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './chat-config.js';
+import { deepFreeze, withoutEmpty } from './settings/values.js';
+import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
 import { DEFAULT_PLANS, PlanTableSchema, type PlanTable } from './core/plans.js';
 
@@ -157,7 +157,7 @@ export interface Config {
     /** Slide images a generation job draws at once. */
     readonly imageConcurrency: number;
   };
-  /** The Slack and Discord bots, each on when its settings are given (src/chat-config.ts). */
+  /** The Slack and Discord bots, each on when its settings are given (src/settings/chat.ts). */
   readonly chat: ChatConfig;
 }
 

@@ -88,3 +88,21 @@ describe('the Slack bot', () => {
     await eventually(() => card.text.startsWith('Published on TikTok'));
   });
 });
+
+describe('Slack requests', () => {
+  it('refuses forged and stale signatures with 401, and does a retried delivery once', SLOW, async () => {
+    const status = commandFields(s, 'status', ANA);
+    const forged = await s.sender.command(status.fields, { secret: 'not-the-signing-secret' });
+    expect(forged.status).toBe(401);
+    const stale = await s.sender.command(status.fields, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    expect(stale.status).toBe(401);
+    expect(s.slack.state.responses.get(status.responseId)).toEqual([]);
+
+    const once = commandFields(s, 'status', ANA);
+    expect((await s.sender.command(once.fields)).status).toBe(200);
+    expect((await s.sender.command(once.fields, { retry: { num: 1, reason: 'http_timeout' } })).status).toBe(200);
+    await eventually(() => s.slack.state.responses.get(once.responseId)?.[0]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(s.slack.state.responses.get(once.responseId)).toHaveLength(1);
+  });
+});

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSlackBot } from '../../src/bots/slack/bot.js';
-import type { SlackConfig } from '../../src/chat-config.js';
+import type { SlackConfig } from '../../src/settings/chat.js';
 import { approveDeviceCode } from '../../src/core/device/approve.js';
 import {
   startSlackEmulator,

@@ -10,7 +10,7 @@ import {
 import type { CoreDeps } from '../../core/context.js';
 import type { ChatGateway } from '../../core/chat/gateway.js';
 import { chatInstallations } from '../../core/chat/installations.js';
-import type { SlackConfig } from '../../chat-config.js';
+import type { SlackConfig } from '../../settings/chat.js';
 import type { Logger } from '../../logger.js';
 import { registerCommands, type SlackBotSettings } from './commands.js';
 import { slackGateway } from './gateway.js';

@@ -2,7 +2,7 @@ import { webApi } from '@slack/bolt';
 import type { CoreDeps } from '../../core/context.js';
 import { chatInstallations } from '../../core/chat/installations.js';
 import type { ChatGateway } from '../../core/chat/gateway.js';
-import type { SlackConfig } from '../../chat-config.js';
+import type { SlackConfig } from '../../settings/chat.js';
 import { cardBlocks } from './blocks.js';
 
 type WebClient = InstanceType<typeof webApi.WebClient>;
