@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
 import type { CoreDeps } from '../core/context.js';
 import type { Logger } from '../logger.js';
-import { createSlackBot, type ChatEndpoint } from '../bots/slack/bot.js';
+import type { ChatEndpoint } from '../core/chat/gateway.js';
+import { createSlackBot } from '../bots/slack/bot.js';
 
 /**
  * Starts the chat bots the configuration turns on: each hands core its gateway (so jobs can post

@@ -1,14 +1,7 @@
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from '@koa/router';
+import type { ChatEndpoint } from '../core/chat/gateway.js';
 import type { AppState } from './shared/context.js';
-
-/** A chat platform's endpoint (Slack events, Discord interactions), given by the composition root. */
-export interface ChatEndpoint {
-  method: 'GET' | 'POST';
-  path: string;
-  handle(req: IncomingMessage, res: ServerResponse): void;
-}
 
 /**
  * Mounts the chat endpoints untouched: each reads the raw body itself, because the platform's

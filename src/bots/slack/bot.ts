@@ -8,20 +8,13 @@ import {
   type Logger as BoltLogger,
 } from '@slack/bolt';
 import type { CoreDeps } from '../../core/context.js';
-import type { ChatGateway } from '../../core/chat/gateway.js';
+import type { ChatEndpoint, ChatGateway } from '../../core/chat/gateway.js';
 import { chatInstallations } from '../../core/chat/installations.js';
 import type { SlackConfig } from '../../settings/chat.js';
 import type { Logger } from '../../logger.js';
 import { registerCommands, type SlackBotSettings } from './commands.js';
 import { slackGateway } from './gateway.js';
 import { registerInteractions } from './interactions.js';
-
-/** A raw HTTP endpoint the server mounts for a chat platform (it reads the body itself, to check signatures). */
-export interface ChatEndpoint {
-  method: 'GET' | 'POST';
-  path: string;
-  handle(req: IncomingMessage, res: ServerResponse): void;
-}
 
 export const SLACK_SCOPES = ['commands', 'chat:write'];
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatPlatform } from './documents.js';
 
 /** Where a draft stands, as its card shows it. */
@@ -50,3 +51,13 @@ export interface ChatGateway {
 }
 
 export type ChatGateways = Partial<Record<ChatPlatform, ChatGateway>>;
+
+/**
+ * A raw HTTP endpoint a chat platform calls (Slack events, Discord interactions), which the server
+ * mounts untouched: the adapter reads the body itself, because the signature is over the exact bytes.
+ */
+export interface ChatEndpoint {
+  method: 'GET' | 'POST';
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
