@@ -109,3 +109,82 @@ export async function linkTeam(
   const linked = await eventually(() => s.slack.state.responses.get(responseId)?.[1], 30_000);
   return [String(first.text), String(linked.text)];
 }
+
+/** A person in the Slack team, as the sender names them. */
+export interface SlackPerson {
+  userId: string;
+  userName: string;
+  channelId: string;
+}
+
+/** Clicks a card's button as Slack sends it (block_actions); answers the HTTP status and the click's response_url id. */
+export async function clickCard(
+  s: SlackWorld,
+  card: { ts: string; text: string; channel: string },
+  who: SlackPerson,
+  actionId: string,
+  postId: string,
+  triggerId = `trigger-${Math.random().toString(36).slice(2)}`,
+): Promise<{ status: number; responseId: string; triggerId: string }> {
+  const response = s.slack.newResponseUrl();
+  const sent = await s.sender.interaction({
+    type: 'block_actions',
+    team: { id: s.team.id, domain: s.team.name },
+    user: { id: who.userId, username: who.userName, name: who.userName, team_id: s.team.id },
+    api_app_id: 'A0POSTDECK',
+    token: 'deprecated-verification-token',
+    container: { type: 'message', message_ts: card.ts, channel_id: card.channel, is_ephemeral: false },
+    trigger_id: triggerId,
+    channel: { id: card.channel, name: 'approvals' },
+    message: { ts: card.ts, text: card.text, type: 'message' },
+    response_url: response.url,
+    actions: [
+      {
+        type: 'button',
+        action_id: actionId,
+        block_id: `postdeck_card_${postId}`,
+        value: postId,
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  });
+  return { status: sent.status, responseId: response.id, triggerId };
+}
+
+/** Submits the modal the app opened for `triggerId`, with the given input values (view_submission). */
+export async function submitModal(
+  s: SlackWorld,
+  who: SlackPerson,
+  triggerId: string,
+  values: Record<string, Record<string, Record<string, unknown>>>,
+): Promise<Response> {
+  const opened = await eventually(() => s.slack.state.views.find((view) => view.triggerId === triggerId));
+  return s.sender.interaction({
+    type: 'view_submission',
+    team: { id: s.team.id, domain: s.team.name },
+    user: { id: who.userId, username: who.userName, name: who.userName, team_id: s.team.id },
+    api_app_id: 'A0POSTDECK',
+    token: 'deprecated-verification-token',
+    trigger_id: `${triggerId}-submit`,
+    view: {
+      id: 'V0MODAL',
+      team_id: s.team.id,
+      type: 'modal',
+      callback_id: opened.view.callback_id,
+      private_metadata: opened.view.private_metadata,
+      state: { values },
+      hash: '1700000000.abcdef',
+      app_id: 'A0POSTDECK',
+      bot_id: 'B0POSTDECK',
+    },
+    response_urls: [],
+  });
+}
+
+/** Runs a `/postdeck` command and waits for its (first) answer. */
+export async function runCommand(s: SlackWorld, text: string, who: SlackPerson): Promise<string> {
+  const { fields, responseId } = commandFields(s, text, who);
+  expect((await s.sender.command(fields)).status).toBe(200);
+  const answer = await eventually(() => s.slack.state.responses.get(responseId)?.[0]);
+  return String(answer.text);
+}

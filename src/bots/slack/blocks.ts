@@ -50,7 +50,7 @@ export function cardBlocks(card: ApprovalCard): { text: string; blocks: Block[] 
 }
 
 function outcomeLines(card: ApprovalCard): string[] {
-  const lines = card.history.map((line) => `• ${escape(line)}`);
+  const lines = card.history.map((line) => `• <@${line.chatUserId}> ${escape(line.result)}`);
   if (card.scheduledFor)
     lines.push(
       `:calendar: Publishes <!date^${Math.floor(card.scheduledFor.getTime() / 1000)}^{date_short_pretty} at {time}|${card.scheduledFor.toISOString()}>`,

@@ -116,7 +116,13 @@ async function act(
   try {
     const card = await actOnCard(
       deps,
-      { platform: 'slack', teamId, chatUserId: user.id, chatUserName: `<@${user.id}>`, postId: ref.postId },
+      {
+        platform: 'slack',
+        teamId,
+        chatUserId: user.id,
+        chatUserName: user.username ?? user.name ?? user.id,
+        postId: ref.postId,
+      },
       action,
     );
     await client.chat.update({ channel: ref.channel, ts: ref.ts, ...cardBlocks(card) });

@@ -19,7 +19,7 @@ export async function buildCard(
   card: Pick<ChatCardDoc, 'author' | 'editedContent' | 'actions'>,
 ): Promise<ApprovalCard> {
   const post = await deps.db.posts.findOne({ _id: postId });
-  const history = card.actions.map((action) => `${action.chatUserName} ${action.result}`);
+  const history = card.actions.map(({ chatUserId, chatUserName, result }) => ({ chatUserId, chatUserName, result }));
   if (!post) {
     const rejected = card.actions.some((action) => action.action === 'reject');
     return { ...EMPTY, postId, author: card.author, history, status: rejected ? 'rejected' : 'gone' };

@@ -22,8 +22,15 @@ export interface ApprovalCard {
   scheduledFor: Date | null;
   releaseUrl: string | null;
   errorText: string | null;
-  /** What people did on it, oldest first ("Approved by @ana: queued to publish now"). */
-  history: string[];
+  /** What people did on it, oldest first; each adapter mentions the person its own way. */
+  history: CardHistoryLine[];
+}
+
+/** One thing a chat user did on a card: `result` reads after their mention ("approved: publishing now"). */
+export interface CardHistoryLine {
+  chatUserId: string;
+  chatUserName: string;
+  result: string;
 }
 
 /** How a chat message is addressed: the linked team and the channel. */
