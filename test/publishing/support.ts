@@ -48,7 +48,10 @@ export const FAST = {
   uploadChunkBytes: 5 * MIB,
 };
 
-export async function startWorld(): Promise<PublishingWorld> {
+/** `database`: more settings for the world's database (an AI provider, plans). */
+export async function startWorld(
+  database: Omit<Parameters<typeof openTestDatabase>[0] & object, 'tiktok' | 'media'> = {},
+): Promise<PublishingWorld> {
   const restore = tunePublishing(FAST);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -57,7 +60,7 @@ export async function startWorld(): Promise<PublishingWorld> {
     verifiedUrlPrefixes: [`${base}/`],
     rateLimits: { status: 10_000 },
   });
-  const t = await openTestDatabase({ tiktok: f.config, media: { publicBaseUrl: base } });
+  const t = await openTestDatabase({ ...database, tiktok: f.config, media: { publicBaseUrl: base } });
   const server = await startTestServer(t, { port });
   await t.startWorker();
   const tenant = await buildTenant(t.deps);
