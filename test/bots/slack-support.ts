@@ -10,6 +10,7 @@ import {
   type EmulatedTeam,
 } from '../../src/emulators/slack/server.js';
 import { startTestServer, type TestServer } from '../support/http.js';
+import { freePort } from '../support/spawn.js';
 import type { PublishingWorld } from '../publishing/support.js';
 
 export const SIGNING_SECRET = 'slack-test-signing-secret';
@@ -23,23 +24,26 @@ export interface SlackWorld {
   close(): Promise<void>;
 }
 
-export async function startSlackWorld(w: PublishingWorld): Promise<SlackWorld> {
+/** `oauth`: the bot in OAuth-install mode (no bot token; each team installs it through /slack/install). */
+export async function startSlackWorld(w: PublishingWorld, options: { oauth?: boolean } = {}): Promise<SlackWorld> {
   const slack = await startSlackEmulator();
   const team = slack.state.addTeam('T0ACME', 'acme');
-  const config: SlackConfig = {
-    mode: 'single',
-    signingSecret: SIGNING_SECRET,
-    apiUrl: slack.apiUrl,
-    botToken: team.botToken,
-  };
-  const bot = createSlackBot(
-    w.t.deps,
-    config,
-    { publicUrl: 'http://localhost', devicePrefix: undefined },
-    w.t.deps.logger,
-  );
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const config: SlackConfig = options.oauth
+    ? {
+        mode: 'oauth',
+        signingSecret: SIGNING_SECRET,
+        apiUrl: slack.apiUrl,
+        clientId: slack.state.app.clientId,
+        clientSecret: slack.state.app.clientSecret,
+        stateSecret: 'slack-test-state-secret-0123456789',
+        authorizeUrl: slack.authorizeUrl,
+      }
+    : { mode: 'single', signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl, botToken: team.botToken };
+  const bot = createSlackBot(w.t.deps, config, { publicUrl, devicePrefix: undefined }, w.t.deps.logger);
   Object.assign(w.t.deps.chat, { slack: bot.gateway });
-  const server = await startTestServer(w.t, { app: { chatEndpoints: bot.endpoints } });
+  const server = await startTestServer(w.t, { port, app: { chatEndpoints: bot.endpoints } });
   return {
     slack,
     team,
