@@ -123,7 +123,7 @@ export interface SlackPerson {
 
 /** Clicks a card's button as Slack sends it (block_actions); answers the HTTP status and the click's response_url id. */
 export async function clickCard(
-  s: SlackWorld,
+  s: Pick<SlackWorld, 'slack' | 'sender' | 'team'>,
   card: { ts: string; text: string; channel: string },
   who: SlackPerson,
   actionId: string,

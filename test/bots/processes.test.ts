@@ -1,0 +1,182 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openCore, type Core } from '../../src/app/main.js';
+import { TIKTOK_CALLBACK_PATH } from '../../src/app/tiktok-setup.js';
+import { loadConfig } from '../../src/config.js';
+import { approveDeviceCode } from '../../src/core/device/approve.js';
+import { ingestUpload } from '../../src/core/media/ingest.js';
+import { createUploadedMedia } from '../../src/core/media/upload-media.js';
+import { startSlackEmulator, SlackSender, type RunningSlackEmulator } from '../../src/emulators/slack/server.js';
+import { createLogger } from '../../src/logger.js';
+import type { BootstrapResult } from '../../src/core/tenancy/bootstrap.js';
+import { buildTenant } from '../support/factories.js';
+import { makeJpeg } from '../support/media.js';
+import { connectAccount, systemScope } from '../platforms/support.js';
+import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
+import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import { clickCard, eventually, SIGNING_SECRET } from './slack-support.js';
+
+// The Slack bot in real server processes on one database: two API processes and workers, as deployed.
+const PUBLIC_URL = 'http://127.0.0.1:9';
+const ANA = { userId: 'U0ANA', userName: 'ana', channelId: 'C0APPROVALS' };
+let f: TikTokFixture;
+let slack: RunningSlackEmulator;
+let dir: string;
+let env: Record<string, string>;
+let core: Core;
+let tenant: BootstrapResult;
+let apis: string[];
+const processes: SpawnedPostdeck[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-bots-'));
+  const ports = [await freePort(), await freePort()];
+  apis = ports.map((port) => `http://127.0.0.1:${port}`);
+  [f, slack] = await Promise.all([
+    startTikTokFixture({
+      redirectUris: [`${PUBLIC_URL}${TIKTOK_CALLBACK_PATH}`],
+      allowHttpPullUrls: true,
+      verifiedUrlPrefixes: [`${apis[0]}/`],
+    }),
+    startSlackEmulator(),
+  ]);
+  const team = slack.state.addTeam('T0ACME', 'acme');
+  env = {
+    MONGODB_URI: inject('mongoUri'),
+    MONGODB_DB: `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`,
+    DATA_DIR: path.join(dir, 'data'),
+    PUBLIC_URL,
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    TIKTOK_CLIENT_KEY: f.config.clientKey,
+    TIKTOK_CLIENT_SECRET: f.config.clientSecret,
+    TIKTOK_AUTH_BASE_URL: f.emulator.url,
+    TIKTOK_API_BASE_URL: f.emulator.url,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_BOT_TOKEN: team.botToken,
+    SLACK_API_URL: slack.apiUrl,
+    JOB_POLL_INTERVAL_MS: '200',
+    LOG_LEVEL: 'info',
+    // Media URLs (card previews, TikTok's pulls) are served by the first API process.
+    PUBLIC_BASE_URL: apis[0]!,
+  };
+  core = await openCore(loadConfig(env, { cwd: dir }), createLogger({ level: 'silent' }));
+  tenant = await buildTenant(core.deps);
+  for (const [i, port] of ports.entries()) {
+    processes.push(spawnPostdeck(`bots-api-${i + 1}`, ['serve', '--role', 'api'], { ...env, PORT: String(port) }));
+  }
+  await Promise.all(apis.map((api) => waitForOk(`${api}/healthz`, 120_000)));
+}, 180_000);
+
+afterAll(async () => {
+  for (const spawned of processes) if (spawned.child.exitCode === null) spawned.child.kill('SIGTERM');
+  await Promise.all(processes.map((spawned) => spawned.exited));
+  await core?.close();
+  await Promise.all([slack?.stop(), f?.emulator.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sender = (n: number) => new SlackSender(`${apis[n % apis.length]}/slack/events`, SIGNING_SECRET);
+const startWorker = (name: string) => {
+  const worker = spawnPostdeck(`bots-${name}`, ['serve', '--role', 'worker'], env);
+  processes.push(worker);
+  return worker;
+};
+
+function command(text: string) {
+  const response = slack.newResponseUrl();
+  const fields = {
+    team_id: 'T0ACME',
+    team_domain: 'acme',
+    channel_id: ANA.channelId,
+    user_id: ANA.userId,
+    user_name: ANA.userName,
+    command: '/postdeck',
+    text,
+    api_app_id: 'A0POSTDECK',
+    response_url: response.url,
+    trigger_id: randomUUID(),
+  };
+  return { fields, answers: () => slack.state.responses.get(response.id) ?? [] };
+}
+
+describe('the Slack bot across processes', () => {
+  it('completes a login whose polling worker was SIGKILLed, once a worker runs again', async () => {
+    const first = startWorker('worker-1');
+    const login = command('login');
+    expect((await sender(0).command(login.fields)).status).toBe(200);
+    const shown = await eventually(() => login.answers()[0], 30_000);
+    const userCode = /\*([A-Z]+-[A-Z]{4}-[A-Z]{4})\*/.exec(String(shown.text))?.[1];
+    expect(userCode).toBeDefined();
+    // The worker has polled at least once (the poll lease exists) before it dies.
+    const loginDoc = await eventually(() => core.deps.db.chatLogins.findOne({ chatUserId: ANA.userId }));
+    await eventually(() => core.deps.db.leases.findOne({ key: `chat-login-poll:${loginDoc._id}` }), 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    await approveDeviceCode(
+      core.deps,
+      { workspaceId: tenant.workspaceId, accountId: tenant.accountId, actor: { type: 'user', userId: tenant.userId } },
+      { userCode: userCode!, address: '127.0.0.1' },
+    );
+    expect(await core.deps.db.chatLinks.countDocuments({})).toBe(0);
+    startWorker('worker-2');
+    const linked = await eventually(() => login.answers()[1], 60_000);
+    expect(String(linked.text)).toContain('Linked to the Postdeck workspace');
+    const link = await core.deps.db.chatLinks.findOne({ _id: 'slack:T0ACME' });
+    expect(link?.workspaceId).toBe(tenant.workspaceId);
+    expect(login.answers()).toHaveLength(2);
+  }, 150_000);
+
+  it('posts one card per draft with two API processes and two workers, and publishes once', async () => {
+    startWorker('worker-3');
+    const here = command('approvals here');
+    await sender(1).command(here.fields);
+    expect(String((await eventually(() => here.answers()[0], 30_000)).text)).toContain('Draft approvals now go to');
+
+    const platform = await connectAccount(core.deps, systemScope(tenant), (await f.createAccount()).openId);
+    const drafts: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const file = await ingestUpload(core.deps.media, Readable.from([await makeJpeg(1080, 1920)]));
+      const media = await createUploadedMedia(core.deps, core.deps.media, systemScope(tenant), file, {});
+      const created = await fetch(`${apis[(i + 1) % 2]}/public/v1/posts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          platformIds: [platform._id],
+          content: `Draft number ${i} across processes`,
+          mode: 'draft',
+          mediaIds: [media.id],
+          settings: { content_posting_method: 'DIRECT_POST', privacy_level: 'SELF_ONLY' },
+        }),
+      });
+      expect(created.status).toBe(201);
+      drafts.push(`Draft number ${i} across processes`);
+    }
+    const cards = () => slack.state.channel(ANA.channelId).filter((m) => m.threadTs === null);
+    await eventually(() => cards().length >= drafts.length, 60_000);
+    // Both workers took deliveries; wait past the relay sweep for any late duplicate.
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    expect(
+      cards()
+        .map((m) => drafts.findIndex((d) => m.text.includes(d)))
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
+
+    const card = cards()[0]!;
+    const post = (await core.deps.db.posts.findOne({ content: drafts.find((d) => card.text.includes(d)) }))!;
+    // The same approver's double click lands on both API processes.
+    const team = slack.state.teams.get('T0ACME')!;
+    await Promise.all(
+      [0, 1].map((n) => clickCard({ slack, sender: sender(n), team }, card, ANA, 'postdeck_approve', post._id)),
+    );
+    await eventually(async () => (await core.deps.db.posts.findOne({ _id: post._id }))?.state === 'PUBLISHED', 60_000);
+    await eventually(() => slack.state.channel(ANA.channelId).some((m) => m.threadTs === card.ts), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await core.deps.db.publishAttempts.countDocuments({ postId: post._id })).toBe(1);
+    expect(slack.state.channel(ANA.channelId).filter((m) => m.threadTs === card.ts)).toHaveLength(1);
+  }, 180_000);
+});
