@@ -32,7 +32,7 @@ describe('Slack OAuth install', () => {
       expect(install.status).toBe(302);
       const authorize = new URL(install.headers.get('location')!);
       expect(`${authorize.origin}${authorize.pathname}`).toBe(s.slack.authorizeUrl);
-      expect(authorize.searchParams.get('scope')).toBe('commands,chat:write');
+      expect(authorize.searchParams.get('scope')).toBe('commands,chat:write,chat:write.public');
       expect(authorize.searchParams.get('redirect_uri')).toBe(`${s.server.url}/slack/oauth_redirect`);
       const cookie = install.headers
         .getSetCookie()

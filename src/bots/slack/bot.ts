@@ -16,7 +16,8 @@ import { registerCommands, type SlackBotSettings } from './commands.js';
 import { slackGateway } from './gateway.js';
 import { registerInteractions } from './interactions.js';
 
-export const SLACK_SCOPES = ['commands', 'chat:write'];
+// chat:write.public: cards reach a public approvals channel without inviting the bot first.
+export const SLACK_SCOPES = ['commands', 'chat:write', 'chat:write.public'];
 
 /**
  * The Slack bot: a Bolt app whose receiver is mounted on Postdeck's own server (Events API and

@@ -86,7 +86,7 @@ export function registerApi(router: Router, state: SlackEmulatorState): void {
       return {
         app_id: state.app.appId,
         authed_user: { id: 'U0INSTALLER' },
-        scope: 'commands,chat:write',
+        scope: 'commands,chat:write,chat:write.public',
         token_type: 'bot',
         access_token: team.botToken,
         bot_user_id: team.botUserId,
