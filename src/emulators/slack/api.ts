@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EmulatedMessage, SlackEmulatorState } from './state.js';
+import { renderChannel } from './viewer.js';
 
 type Args = Record<string, unknown>;
 type Method = (ctx: Context, args: Args, token: string | null) => Record<string, unknown>;
@@ -132,6 +133,13 @@ export function registerApi(router: Router, state: SlackEmulatorState): void {
     target.searchParams.set('code', code);
     if (typeof ctx.query.state === 'string') target.searchParams.set('state', ctx.query.state);
     ctx.redirect(target.toString());
+  });
+
+  // Not Slack's: a page drawing a channel's messages, for people reviewing what the app posted.
+  router.get('/__control/channels/:channel', (ctx) => {
+    const channel = ctx.params.channel as string;
+    ctx.type = 'text/html';
+    ctx.body = renderChannel(channel, state.channel(channel));
   });
 
   // response_url: where an app answers a command or an interaction later (Slack allows 5 in 30 minutes).
