@@ -92,7 +92,7 @@ describe('the Slack approval card, looked at', () => {
 
       await page.goto(viewer);
       expect(await eventually(imagesLoaded)).toBe(3);
-      expect(await page.$$eval('img', (images) => images.map((image) => image.alt))).toEqual([
+      expect(await Promise.all((await page.locator('img').all()).map((image) => image.getAttribute('alt')))).toEqual([
         'Slide 1 of 3',
         'Slide 2 of 3',
         'Slide 3 of 3',
@@ -103,12 +103,7 @@ describe('the Slack approval card, looked at', () => {
       expect(awaiting).toContain('Cold Brew Club');
       expect(awaiting).toContain('Everyone');
       expect(awaiting).toContain('auto_add_music');
-      expect(await page.$$eval('button', (buttons) => buttons.map((b) => b.textContent))).toEqual([
-        'Approve',
-        'Schedule',
-        'Edit caption',
-        'Reject',
-      ]);
+      expect(await page.locator('button').allTextContents()).toEqual(['Approve', 'Schedule', 'Edit caption', 'Reject']);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'slack-card-awaiting.png'), fullPage: true });
 
       const postId = (await w.t.deps.db.posts.findOne({ content }))!._id;

@@ -33,7 +33,7 @@ function renderBlock(block: Block): string {
     case 'section':
       return `<p>${text.type === 'mrkdwn' ? mrkdwn(text.text ?? '') : escapeHtml(text.text ?? '')}</p>`;
     case 'image':
-      return `<img src="${escapeHtml(String(block.image_url))}" alt="${escapeHtml(String(block.alt_text ?? ''))}">`;
+      return `<img src="${escapeHtml(String(block.image_url))}" alt="${escapeHtml(typeof block.alt_text === 'string' ? block.alt_text : '')}">`;
     case 'context': {
       const elements = (block.elements ?? []) as { text?: string }[];
       return `<div class="context">${elements.map((each) => `<span>${mrkdwn(each.text ?? '')}</span>`).join('')}</div>`;
