@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denyDeviceCode } from '../../src/core/device/approve.js';
 import { makeJpeg } from '../support/media.js';
 import {
   connectCreator,
@@ -86,6 +87,23 @@ describe('the Slack bot', () => {
     const reply = await eventually(() => s.slack.state.channel(ANA.channelId).find((m) => m.threadTs === card.ts));
     expect(reply.text).toContain('Published on TikTok');
     await eventually(() => card.text.startsWith('Published on TikTok'));
+  });
+});
+
+describe('Slack logins', () => {
+  it('tells the person when a login is denied, and keeps the link it had', SLOW, async () => {
+    const before = await w.t.deps.db.chatLinks.findOne({ _id: `slack:${s.team.id}` });
+    const { fields, responseId } = commandFields(s, 'login', ANA);
+    await s.sender.command(fields);
+    const shown = await eventually(() => s.slack.state.responses.get(responseId)?.[0]);
+    const userCode = /\*([A-Z]+-[A-Z]{4}-[A-Z]{4})\*/.exec(String(shown.text))![1]!;
+    await denyDeviceCode(w.t.deps, { userId: w.tenant.userId, address: '127.0.0.1' }, { userCode });
+    const told = await eventually(() => s.slack.state.responses.get(responseId)?.[1], 30_000);
+    expect(told).toMatchObject({ response_type: 'ephemeral', replace_original: true });
+    expect(String(told.text)).toContain('denied');
+    const after = await w.t.deps.db.chatLinks.findOne({ _id: `slack:${s.team.id}` });
+    expect(after?.apiKeyId).toBe(before?.apiKeyId);
+    expect(await w.t.deps.db.apiKeys.findOne({ _id: before!.apiKeyId, revokedAt: null })).not.toBeNull();
   });
 });
 

@@ -23,9 +23,10 @@ async function tellLoginOutcome(
   const login = await deps.db.chatLogins.findOne({ _id: loginId });
   const gateway = login && gateways[login.platform];
   if (!login || !gateway) return;
+  // Plain words and `code` only: both Slack and Discord render them alike.
   const text =
     outcome.outcome === 'linked'
-      ? `Linked to the Postdeck workspace *${outcome.workspaceName}*. Choose where drafts go for approval with \`/postdeck approvals here\`.`
+      ? `Linked to the Postdeck workspace "${outcome.workspaceName}". Choose where drafts go for approval with \`/postdeck approvals here\`.`
       : outcome.outcome === 'denied'
         ? 'The login was denied in Postdeck; nothing was linked.'
         : 'The login code expired before it was approved. Run `/postdeck login` again.';
