@@ -9,7 +9,7 @@ import {
   type PublishingWorld,
   SLOW,
 } from '../publishing/support.js';
-import { eventually, linkTeam, startSlackWorld, commandFields, type SlackWorld } from './slack-support.js';
+import { clickCard, eventually, linkTeam, startSlackWorld, commandFields, type SlackWorld } from './slack-support.js';
 
 let w: PublishingWorld;
 let s: SlackWorld;
@@ -61,27 +61,7 @@ describe('the Slack bot', () => {
     const images = card.blocks.filter((b) => (b as { type: string }).type === 'image');
     expect(images).toHaveLength(2);
     const postId = (await w.t.deps.db.posts.findOne({ content: 'Two slides for the card' }))!._id;
-    const click = await s.sender.interaction({
-      type: 'block_actions',
-      team: { id: s.team.id, domain: s.team.name },
-      user: { id: ANA.userId, username: ANA.userName, name: ANA.userName, team_id: s.team.id },
-      api_app_id: 'A0POSTDECK',
-      token: 'x',
-      container: { type: 'message', message_ts: card.ts, channel_id: ANA.channelId, is_ephemeral: false },
-      trigger_id: 'trigger-approve-1',
-      channel: { id: ANA.channelId, name: 'approvals' },
-      message: { ts: card.ts, text: card.text, type: 'message' },
-      response_url: s.slack.newResponseUrl().url,
-      actions: [
-        {
-          type: 'button',
-          action_id: 'postdeck_approve',
-          block_id: `postdeck_card_${postId}`,
-          value: postId,
-          action_ts: '1',
-        },
-      ],
-    });
+    const click = await clickCard(s, card, ANA, 'postdeck_approve', postId);
     expect(click.status).toBe(200);
     await eventually(async () => (await w.t.deps.db.posts.findOne({ _id: postId }))?.state === 'PUBLISHED', 60_000);
     const reply = await eventually(() => s.slack.state.channel(ANA.channelId).find((m) => m.threadTs === card.ts));
