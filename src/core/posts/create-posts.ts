@@ -1,6 +1,6 @@
-import { domainEvent, relayEvents } from '../events/relay.js';
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
+import { domainEvent, relayEvents } from '../events/relay.js';
 import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc, PostState } from './documents.js';
 import { AppError, notFound, type ErrorCode, type IssueDetail } from '../errors.js';
