@@ -1,0 +1,196 @@
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { acknowledge } from './responses.js';
+import type { DiscordEmulatorState, EmulatedInteraction, EmulatedMessage } from './state.js';
+
+type Json = Record<string, unknown>;
+
+/** Who uses an interaction, and where. */
+export interface DiscordUser {
+  id: string;
+  username: string;
+  /** The server the interaction happens in; none for a direct message. */
+  guildId: string | null;
+  channelId: string;
+}
+
+/** How to bend a delivery, for tests of what the app must refuse or tolerate. */
+export interface SendOptions {
+  /** Sign with a key that is not the application's (a forgery). */
+  forge?: boolean;
+  /** Seconds since the epoch to sign with; an old one must be refused. */
+  timestamp?: number;
+}
+
+/** What came of a delivery: the app's HTTP answer and the interaction as the emulator keeps it. */
+export interface Sent {
+  status: number;
+  body: unknown;
+  interaction: EmulatedInteraction;
+}
+
+/**
+ * Sends interactions into an app as Discord does over HTTP: each is registered with the emulator
+ * (so its token opens the webhook routes), POSTed as JSON with X-Signature-Ed25519 (the
+ * application's Ed25519 signature over timestamp + body) and X-Signature-Timestamp, and the app's
+ * answer is applied as the interaction's first response.
+ */
+export class DiscordSender {
+  constructor(
+    private readonly state: DiscordEmulatorState,
+    private readonly target: string,
+    private readonly keys: { publicKey: KeyObject; privateKey: KeyObject },
+  ) {}
+
+  static newKeys(): { publicKey: KeyObject; privateKey: KeyObject } {
+    return generateKeyPairSync('ed25519');
+  }
+
+  /** The raw 32-byte Ed25519 public key as 64 hex digits, as the developer portal shows it. */
+  static publicKeyHex(publicKey: KeyObject): string {
+    const jwk = publicKey.export({ format: 'jwk' });
+    return Buffer.from(jwk.x ?? '', 'base64url').toString('hex');
+  }
+
+  ping(options: SendOptions = {}): Promise<Sent> {
+    return this.deliver(this.register(1, null, {}, null), options);
+  }
+
+  /** `/postdeck <path...>` with the last subcommand's options (a user option brings its resolved user). */
+  command(who: DiscordUser, path: string[], options: Json[] = [], send: SendOptions = {}): Promise<Sent> {
+    let nested: Json[] = options;
+    for (const [index, name] of [...path].reverse().entries()) {
+      nested = [{ type: index === 0 ? 1 : 2, name, options: nested }];
+    }
+    const registered = this.state.globalCommands.find((each) => each.name === 'postdeck');
+    const users = options.filter((option) => option.type === 6).map((option) => String(option.value));
+    const data: Json = {
+      id: registered?.id ?? this.state.snowflake(),
+      name: 'postdeck',
+      type: 1,
+      options: nested,
+      ...(users.length > 0
+        ? { resolved: { users: Object.fromEntries(users.map((id) => [id, { id, username: `user${id}` }])) } }
+        : {}),
+    };
+    return this.deliver(this.register(2, who, data, null), send);
+  }
+
+  /** A click on a button of `message`. */
+  click(who: DiscordUser, message: EmulatedMessage, customId: string, send: SendOptions = {}): Promise<Sent> {
+    const data = { custom_id: customId, component_type: 2 };
+    return this.deliver(this.register(3, who, data, message), send);
+  }
+
+  /** A modal's submission: its text inputs' values by custom id, from the message its button sat on. */
+  submitModal(
+    who: DiscordUser,
+    message: EmulatedMessage,
+    customId: string,
+    values: Record<string, string>,
+    send: SendOptions = {},
+  ): Promise<Sent> {
+    const components = Object.entries(values).map(([id, value]) => ({
+      type: 1,
+      components: [{ type: 4, custom_id: id, value }],
+    }));
+    return this.deliver(this.register(5, who, { custom_id: customId, components }, message), send);
+  }
+
+  /** Delivers an interaction again, byte for byte the same (a replay). */
+  resend(interaction: EmulatedInteraction, send: SendOptions = {}): Promise<Sent> {
+    return this.deliver(interaction, send, false);
+  }
+
+  private register(type: number, who: DiscordUser | null, data: Json, message: EmulatedMessage | null) {
+    const id = this.state.snowflake();
+    const user = who && { id: who.id, username: who.username, global_name: who.username, discriminator: '0' };
+    const channelId = who?.channelId ?? message?.channelId ?? this.state.snowflake();
+    const payload: Json = {
+      id,
+      application_id: this.state.application.id,
+      type,
+      token: this.state.newInteractionToken(),
+      version: 1,
+      ...(type === 1 ? {} : { data }),
+      ...(who?.guildId
+        ? {
+            guild_id: who.guildId,
+            guild: { id: who.guildId, locale: 'en-US', features: [] },
+            member: { user, roles: [], permissions: '2248473465835073', nick: null, joined_at: '2025-01-01T00:00:00Z' },
+          }
+        : user
+          ? { user }
+          : {}),
+      channel_id: channelId,
+      channel: { id: channelId, type: who?.guildId ? 0 : 1 },
+      ...(message
+        ? {
+            message: {
+              id: message.id,
+              channel_id: message.channelId,
+              content: message.content,
+              embeds: message.embeds,
+              components: message.components,
+              flags: message.flags,
+            },
+          }
+        : {}),
+      app_permissions: '2248473465835073',
+      locale: 'en-US',
+      ...(who?.guildId ? { guild_locale: 'en-US' } : {}),
+      entitlements: [],
+      authorizing_integration_owners: { '0': who?.guildId ?? '0' },
+      context: who?.guildId ? 0 : 1,
+      attachment_size_limit: 10_485_760,
+    };
+    const interaction: EmulatedInteraction = {
+      id,
+      token: String(payload.token),
+      type,
+      createdAt: this.state.now(),
+      guildId: who?.guildId ?? null,
+      channelId,
+      userId: who?.id ?? '',
+      payload,
+      messageId: message?.id ?? null,
+      response: null,
+      originalId: null,
+      followUpIds: [],
+    };
+    this.state.interactions.set(id, interaction);
+    return interaction;
+  }
+
+  private async deliver(interaction: EmulatedInteraction, options: SendOptions, first = true): Promise<Sent> {
+    const body = JSON.stringify(interaction.payload);
+    const timestamp = String(options.timestamp ?? Math.floor(this.state.now() / 1000));
+    const key = options.forge ? DiscordSender.newKeys().privateKey : this.keys.privateKey;
+    const signature = sign(null, Buffer.from(timestamp + body), key).toString('hex');
+    const started = Date.now();
+    const response = await fetch(this.target, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Discord-Interactions/1.0 (+https://discord.com)',
+        'x-signature-ed25519': signature,
+        'x-signature-timestamp': timestamp,
+      },
+      body,
+    });
+    const text = await response.text();
+    const answer =
+      text && response.headers.get('content-type')?.startsWith('application/json')
+        ? (JSON.parse(text) as unknown)
+        : text;
+    // A replay's answer goes nowhere: Discord only ever takes the first response.
+    if (first && response.status !== 401) {
+      acknowledge(this.state, interaction, {
+        via: 'http',
+        status: response.status,
+        body: answer,
+        ms: Date.now() - started,
+      });
+    }
+    return { status: response.status, body: answer, interaction };
+  }
+}
