@@ -1,4 +1,5 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { fillModal } from './modal-form.js';
 import { acknowledge } from './responses.js';
 import type { DiscordEmulatorState, EmulatedInteraction, EmulatedMessage } from './state.js';
 
@@ -81,19 +82,18 @@ export class DiscordSender {
     return this.deliver(this.register(3, who, data, message), send);
   }
 
-  /** A modal's submission: its text inputs' values by custom id, from the message its button sat on. */
-  submitModal(
-    who: DiscordUser,
-    message: EmulatedMessage,
-    customId: string,
-    values: Record<string, string>,
-    send: SendOptions = {},
-  ): Promise<Sent> {
-    const components = Object.entries(values).map(([id, value]) => ({
-      type: 1,
-      components: [{ type: 4, custom_id: id, value }],
-    }));
-    return this.deliver(this.register(5, who, { custom_id: customId, components }, message), send);
+  /**
+   * Submits the modal the app opened in answer to `opened` (a click), as the person would: fields
+   * typed in `values` by custom id, the others left as prefilled. The submission carries the message
+   * the clicked button sits on.
+   */
+  submitModal(who: DiscordUser, opened: Sent, values: Record<string, string>, send: SendOptions = {}): Promise<Sent> {
+    const answer = (opened.interaction.response?.body ?? {}) as Json;
+    if (answer.type !== 9) throw new Error(`the app answered that click with type ${String(answer.type)}, not a modal`);
+    const modal = (answer.data ?? {}) as Json;
+    const message = opened.interaction.messageId ? this.state.message(opened.interaction.messageId) : undefined;
+    const data = { custom_id: modal.custom_id, components: fillModal(modal, values) };
+    return this.deliver(this.register(5, who, data, message ?? null), send);
   }
 
   /** Delivers an interaction again, byte for byte the same (a replay). */

@@ -3,8 +3,10 @@ import type { MessageContent } from './state.js';
 
 type Json = Record<string, unknown>;
 
+const ACTION_ROW = 1;
 const BUTTON = 2;
 const TEXT_INPUT = 4;
+const LABEL = 18;
 const LINK_STYLE = 5;
 
 /**
@@ -44,24 +46,41 @@ export function checkModal(data: Json): FormErrors {
   if (typeof data.title !== 'string' || !data.title)
     errors.add(at('title'), 'BASE_TYPE_REQUIRED', 'This field is required');
   errors.maxLength(at('title'), data.title, 45);
-  const rows = Array.isArray(data.components) ? (data.components as Json[]) : [];
-  if (rows.length < 1 || rows.length > 5)
+  const parts = Array.isArray(data.components) ? (data.components as Json[]) : [];
+  if (parts.length < 1 || parts.length > 5) {
     errors.add(at('components'), 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
-  rows.forEach((row, r) => {
-    const inputs = Array.isArray(row.components) ? (row.components as Json[]) : [];
-    inputs.forEach((input, i) => {
-      const path = at('components', r, 'components', i);
-      if (input.type !== TEXT_INPUT) errors.add(path, 'COMPONENT_TYPE_INVALID', 'Only text inputs fit in a modal row');
-      errors.maxLength([...path, 'custom_id'], input.custom_id, 100);
-      errors.maxLength([...path, 'label'], input.label, 45);
-      errors.maxLength([...path, 'placeholder'], input.placeholder, 100);
-      const max = typeof input.max_length === 'number' ? input.max_length : 4000;
-      if (max > 4000)
-        errors.add([...path, 'max_length'], 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 4000.');
-      errors.maxLength([...path, 'value'], input.value, max);
-    });
+  }
+  parts.forEach((part, index) => {
+    const path = at('components', index);
+    if (part.type === LABEL) {
+      errors.maxLength([...path, 'label'], part.label, 45);
+      errors.maxLength([...path, 'description'], part.description, 100);
+      const input = (part.component ?? {}) as Json;
+      if (input.label !== undefined)
+        errors.add([...path, 'component', 'label'], 'UNKNOWN_FIELD', 'A labelled input has no label of its own');
+      checkTextInput(input, [...path, 'component'], errors);
+    } else if (part.type === ACTION_ROW) {
+      // Deprecated by Discord, still accepted: a row holding one text input with its own label.
+      const inputs = Array.isArray(part.components) ? (part.components as Json[]) : [];
+      inputs.forEach((input, i) => {
+        errors.maxLength([...path, 'components', i, 'label'], input.label, 45);
+        checkTextInput(input, [...path, 'components', i], errors);
+      });
+    } else errors.add([...path, 'type'], 'COMPONENT_TYPE_INVALID', 'A modal holds labels (or action rows)');
   });
   return errors;
+}
+
+function checkTextInput(input: Json, path: (string | number)[], errors: FormErrors): void {
+  if (input.type !== TEXT_INPUT) errors.add([...path, 'type'], 'COMPONENT_TYPE_INVALID', 'Expected a text input');
+  if (input.style !== 1 && input.style !== 2)
+    errors.add([...path, 'style'], 'BASE_TYPE_CHOICES', 'Value must be one of (1, 2).');
+  errors.maxLength([...path, 'custom_id'], input.custom_id, 100);
+  errors.maxLength([...path, 'placeholder'], input.placeholder, 100);
+  const max = typeof input.max_length === 'number' ? input.max_length : 4000;
+  if (max > 4000)
+    errors.add([...path, 'max_length'], 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 4000.');
+  errors.maxLength([...path, 'value'], input.value, max);
 }
 
 function listOr(value: unknown, fallback: unknown[] | undefined, path: string[], errors: FormErrors): unknown[] {
