@@ -1,11 +1,17 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { unknownChannel, unknownMessage } from './errors.js';
+import { DiscordError, unknownChannel, unknownMessage } from './errors.js';
 import { apiMessage, createMessage, editMessage } from './messages.js';
 import { EPHEMERAL, type DiscordEmulatorState, type EmulatedMessage } from './state.js';
 
-/** The channel message routes a bot calls with its token (checked before these run). */
+/** The guild and channel message routes a bot calls with its token (checked before these run). */
 export function registerChannels(router: Router, state: DiscordEmulatorState): void {
+  router.get('/guilds/:guild', (ctx) => {
+    const name = state.guilds.get(ctx.params.guild as string);
+    if (name === undefined) throw new DiscordError(404, 10004, 'Unknown Guild');
+    ctx.body = { id: ctx.params.guild, name, icon: null, features: [], owner_id: state.snowflake(), roles: [] };
+  });
+
   router.post('/channels/:channel/messages', (ctx) => {
     const channelId = channelOf(state, ctx);
     const body = (ctx.state as { body?: Record<string, unknown> }).body ?? {};

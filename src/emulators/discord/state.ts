@@ -80,6 +80,8 @@ export type RegisteredCommand = Record<string, unknown> & { id: string; name: st
 
 /** What the emulator holds; tests read it to see what the app did. */
 export class DiscordEmulatorState {
+  /** Guild (server) id → its name. */
+  readonly guilds = new Map<string, string>();
   /** Channel id → its guild. */
   readonly channels = new Map<string, string>();
   readonly messages: EmulatedMessage[] = [];
@@ -94,7 +96,13 @@ export class DiscordEmulatorState {
 
   constructor(readonly application: EmulatedApplication) {}
 
+  addGuild(name: string, guildId = this.snowflake()): string {
+    this.guilds.set(guildId, name);
+    return guildId;
+  }
+
   addChannel(guildId: string, channelId = this.snowflake()): string {
+    if (!this.guilds.has(guildId)) throw new Error(`no guild ${guildId} in the emulator`);
     this.channels.set(channelId, guildId);
     return channelId;
   }
