@@ -182,8 +182,10 @@ export class DiscordSender {
       text && response.headers.get('content-type')?.startsWith('application/json')
         ? (JSON.parse(text) as unknown)
         : text;
-    // A replay's answer goes nowhere: Discord only ever takes the first response.
-    if (first && response.status !== 401) {
+    // A replay's answer goes nowhere: Discord only ever takes the first response. A bare 202 means
+    // the app answers through the callback route instead.
+    const deferredToCallback = response.status === 202 && !text;
+    if (first && response.status !== 401 && !deferredToCallback) {
       acknowledge(this.state, interaction, {
         via: 'http',
         status: response.status,
