@@ -267,6 +267,21 @@ describe('Discord requests', () => {
     expect(tracked!.actions.map((a) => a.action)).toEqual(['edit']);
   });
 
+  it('refuses a body over 1 MiB with 413', async () => {
+    const response = await fetch(`${d.server.url}/discord/interactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 1, padding: 'x'.repeat(1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+  });
+
+  it('answered every interaction within 3 s with a response Discord accepts for its kind', () => {
+    const answered = [...d.discord.state.interactions.values()].filter((i) => i.response);
+    expect(answered.length).toBeGreaterThanOrEqual(15);
+    expect(answered.flatMap((i) => i.response!.problems)).toEqual([]);
+  });
+
   it('tells someone using /postdeck outside a server to use it in one', async () => {
     const sent = await d.sender.command({ ...member(d, ANA_ID, 'ana'), guildId: null }, ['status']);
     expect(sent.body).toMatchObject({
