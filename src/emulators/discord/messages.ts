@@ -1,25 +1,33 @@
 import { unknownMessage } from './errors.js';
-import type { DiscordEmulatorState, EmulatedMessage } from './state.js';
+import type { DiscordEmulatorState, EmulatedMessage, MessageContent } from './state.js';
 import { checkedMessage } from './validate.js';
 
 type Json = Record<string, unknown>;
 
+type Where = { channelId: string; author: EmulatedMessage['author']; interactionId: string | null };
+
 /** Stores a new message after checking it as Discord does. */
-export function createMessage(
-  state: DiscordEmulatorState,
-  where: { channelId: string; author: EmulatedMessage['author']; interactionId: string | null },
-  body: Json,
-): EmulatedMessage {
+export function createMessage(state: DiscordEmulatorState, where: Where, body: Json): EmulatedMessage {
   const reference = (body.message_reference ?? {}) as Json;
   const replyTo = typeof reference.message_id === 'string' ? reference.message_id : null;
   if (replyTo && !state.message(replyTo) && reference.fail_if_not_exists !== false) throw unknownMessage();
+  return storeMessage(state, where, checkedMessage(body), { replyTo, allowedMentions: body.allowed_mentions ?? null });
+}
+
+/** Stores a message as given (a deferred response's empty "thinking" placeholder is one Discord makes itself). */
+export function storeMessage(
+  state: DiscordEmulatorState,
+  where: Where,
+  content: MessageContent,
+  extras: { replyTo?: string | null; allowedMentions?: unknown } = {},
+): EmulatedMessage {
   const message: EmulatedMessage = {
     id: state.snowflake(),
     channelId: where.channelId,
     guildId: state.channels.get(where.channelId) ?? null,
-    ...checkedMessage(body),
-    replyTo,
-    allowedMentions: body.allowed_mentions ?? null,
+    ...content,
+    replyTo: extras.replyTo ?? null,
+    allowedMentions: extras.allowedMentions ?? null,
     author: where.author,
     interactionId: where.interactionId,
     edits: [],

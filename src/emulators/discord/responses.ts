@@ -1,5 +1,5 @@
 import { DiscordError, unknownMessage } from './errors.js';
-import { createMessage, editMessage } from './messages.js';
+import { createMessage, editMessage, storeMessage } from './messages.js';
 import { EPHEMERAL, type DiscordEmulatorState, type EmulatedInteraction, type InitialResponse } from './state.js';
 import { checkModal } from './validate.js';
 
@@ -38,9 +38,9 @@ export function acknowledge(
       const message = createMessage(state, whereOf(interaction), data);
       interaction.originalId = message.id;
     } else if (body.type === 5) {
-      const message = createMessage(state, whereOf(interaction), { content: ' ' });
-      Object.assign(message, { content: '', flags: (Number(data.flags ?? 0) & EPHEMERAL) | LOADING });
-      interaction.originalId = message.id;
+      const flags = (Number(data.flags ?? 0) & EPHEMERAL) | LOADING;
+      const placeholder = { content: '', embeds: [], components: [], flags };
+      interaction.originalId = storeMessage(state, whereOf(interaction), placeholder).id;
     } else if (body.type === 7) {
       const target = interaction.messageId ? state.message(interaction.messageId) : undefined;
       if (!target) throw unknownMessage();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { alreadyAcknowledged, unknownInteraction, unknownMessage, unknownWebhook } from './errors.js';
@@ -33,8 +34,8 @@ export function registerWebhooks(router: Router, state: DiscordEmulatorState): v
     };
   });
 
-  router.post('/webhooks/:app/:token', (ctx) => {
-    const interaction = liveInteraction(state, ctx);
+  router.post('/webhooks/:app/:token', async (ctx) => {
+    const interaction = await answeredInteraction(state, ctx);
     const message = createMessage(
       state,
       { channelId: interaction.channelId, author: 'interaction', interactionId: interaction.id },
@@ -44,20 +45,20 @@ export function registerWebhooks(router: Router, state: DiscordEmulatorState): v
     ctx.body = apiMessage(state, message);
   });
 
-  router.get('/webhooks/:app/:token/messages/:message', (ctx) => {
-    ctx.body = apiMessage(state, webhookMessage(state, ctx));
+  router.get('/webhooks/:app/:token/messages/:message', async (ctx) => {
+    ctx.body = apiMessage(state, await webhookMessage(state, ctx));
   });
 
-  router.patch('/webhooks/:app/:token/messages/:message', (ctx) => {
-    const message = webhookMessage(state, ctx);
+  router.patch('/webhooks/:app/:token/messages/:message', async (ctx) => {
+    const message = await webhookMessage(state, ctx);
     const body = bodyOf(ctx);
     // Only the suppress-embeds flag may change; an ephemeral reply stays ephemeral, and it stops "thinking".
     const flags = (message.flags & EPHEMERAL) | (Number(body.flags ?? 0) & ~(EPHEMERAL | LOADING));
     ctx.body = apiMessage(state, editMessage(message, { ...body, flags }));
   });
 
-  router.delete('/webhooks/:app/:token/messages/:message', (ctx) => {
-    webhookMessage(state, ctx).deleted = true;
+  router.delete('/webhooks/:app/:token/messages/:message', async (ctx) => {
+    (await webhookMessage(state, ctx)).deleted = true;
     ctx.status = 204;
   });
 }
@@ -70,9 +71,20 @@ function liveInteraction(state: DiscordEmulatorState, ctx: Context): EmulatedInt
   return interaction;
 }
 
-/** `@original` or one of the interaction's follow-ups. */
-function webhookMessage(state: DiscordEmulatorState, ctx: Context): EmulatedMessage {
+/**
+ * The interaction, once its first response is in: Discord applies the HTTP answer before the token
+ * serves anything, so a request that races ahead of it (the app works fast after answering) waits.
+ */
+async function answeredInteraction(state: DiscordEmulatorState, ctx: Context): Promise<EmulatedInteraction> {
   const interaction = liveInteraction(state, ctx);
+  const deadline = Date.now() + FIRST_RESPONSE_MS;
+  while (!interaction.response && Date.now() < deadline) await sleep(10);
+  return interaction;
+}
+
+/** `@original` or one of the interaction's follow-ups. */
+async function webhookMessage(state: DiscordEmulatorState, ctx: Context): Promise<EmulatedMessage> {
+  const interaction = await answeredInteraction(state, ctx);
   const id = decodeURIComponent((ctx as Context & { params: Record<string, string> }).params.message ?? '');
   const message =
     id === '@original'
