@@ -1,18 +1,12 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { fillModal } from './modal-form.js';
+import { interactionPayload, type DiscordUser } from './payload.js';
 import { acknowledge } from './responses.js';
 import type { DiscordEmulatorState, EmulatedInteraction, EmulatedMessage } from './state.js';
 
-type Json = Record<string, unknown>;
+export type { DiscordUser } from './payload.js';
 
-/** Who uses an interaction, and where. */
-export interface DiscordUser {
-  id: string;
-  username: string;
-  /** The server the interaction happens in; none for a direct message. */
-  guildId: string | null;
-  channelId: string;
-}
+type Json = Record<string, unknown>;
 
 /** How to bend a delivery, for tests of what the app must refuse or tolerate. */
 export interface SendOptions {
@@ -96,60 +90,20 @@ export class DiscordSender {
     return this.deliver(this.register(5, who, data, message ?? null), send);
   }
 
-  /** Delivers an interaction again, byte for byte the same (a replay). */
+  /** Delivers an interaction again: the same body, signed afresh (a replay, or Discord sending twice). */
   resend(interaction: EmulatedInteraction, send: SendOptions = {}): Promise<Sent> {
     return this.deliver(interaction, send, false);
   }
 
   private register(type: number, who: DiscordUser | null, data: Json, message: EmulatedMessage | null) {
-    const id = this.state.snowflake();
-    const user = who && { id: who.id, username: who.username, global_name: who.username, discriminator: '0' };
-    const channelId = who?.channelId ?? message?.channelId ?? this.state.snowflake();
-    const payload: Json = {
-      id,
-      application_id: this.state.application.id,
-      type,
-      token: this.state.newInteractionToken(),
-      version: 1,
-      ...(type === 1 ? {} : { data }),
-      ...(who?.guildId
-        ? {
-            guild_id: who.guildId,
-            guild: { id: who.guildId, locale: 'en-US', features: [] },
-            member: { user, roles: [], permissions: '2248473465835073', nick: null, joined_at: '2025-01-01T00:00:00Z' },
-          }
-        : user
-          ? { user }
-          : {}),
-      channel_id: channelId,
-      channel: { id: channelId, type: who?.guildId ? 0 : 1 },
-      ...(message
-        ? {
-            message: {
-              id: message.id,
-              channel_id: message.channelId,
-              content: message.content,
-              embeds: message.embeds,
-              components: message.components,
-              flags: message.flags,
-            },
-          }
-        : {}),
-      app_permissions: '2248473465835073',
-      locale: 'en-US',
-      ...(who?.guildId ? { guild_locale: 'en-US' } : {}),
-      entitlements: [],
-      authorizing_integration_owners: { '0': who?.guildId ?? '0' },
-      context: who?.guildId ? 0 : 1,
-      attachment_size_limit: 10_485_760,
-    };
+    const payload = interactionPayload(this.state, { type, who, data, message });
     const interaction: EmulatedInteraction = {
-      id,
+      id: String(payload.id),
       token: String(payload.token),
       type,
       createdAt: this.state.now(),
       guildId: who?.guildId ?? null,
-      channelId,
+      channelId: typeof payload.channel_id === 'string' ? payload.channel_id : '',
       userId: who?.id ?? '',
       payload,
       messageId: message?.id ?? null,
@@ -157,7 +111,7 @@ export class DiscordSender {
       originalId: null,
       followUpIds: [],
     };
-    this.state.interactions.set(id, interaction);
+    this.state.interactions.set(interaction.id, interaction);
     return interaction;
   }
 
