@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { CoreDeps } from '../core/context.js';
 import type { Logger } from '../logger.js';
 import type { ChatEndpoint } from '../core/chat/gateway.js';
+import { createDiscordBot } from '../bots/discord/bot.js';
 import { createSlackBot } from '../bots/slack/bot.js';
 
 /**
@@ -15,6 +16,11 @@ export function startChatBots(deps: CoreDeps, config: Config, logger: Logger): C
     const slack = createSlackBot(deps, config.chat.slack, settings, logger);
     Object.assign(deps.chat, { slack: slack.gateway });
     endpoints.push(...slack.endpoints);
+  }
+  if (config.chat.discord) {
+    const discord = createDiscordBot(deps, config.chat.discord, settings, logger);
+    Object.assign(deps.chat, { discord: discord.gateway });
+    endpoints.push(...discord.endpoints);
   }
   return endpoints;
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './admin.js';
 import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './login.js';
+import { registerDiscordCommandsCommand } from './discord.js';
 import { emulateTikTokCommand } from './emulate.js';
 import { mcpCommand } from './mcp.js';
 import { reportCliError } from './runtime.js';
@@ -23,6 +24,8 @@ Commands:
   mcp [--server URL]                the MCP server on stdio for desktop agents (key: POSTDECK_API_KEY or login's)
   emulate tiktok [--port N] [--host H] [--data-file F]
                                     run the local TikTok emulator (for development and tests)
+  discord register-commands [--guild ID]
+                                    register /postdeck with Discord (one server, or globally)
   help                              show this text
 
 Settings come from the environment (and .env); see the README.
@@ -44,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'data-file': { type: 'string' },
+      guild: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -71,6 +75,8 @@ async function main(argv: string[]): Promise<void> {
       return mcpCommand({ ...clientSettings(), apiKey: loadConfig(process.env).client.apiKey }, values.server);
     case 'emulate tiktok':
       return emulateTikTokCommand({ port: values.port, host: values.host, dataFile: values['data-file'] });
+    case 'discord register-commands':
+      return registerDiscordCommandsCommand({ guild: values.guild });
     default:
       throw new Error(`unknown command "${command}"\n\n${USAGE}`);
   }

@@ -1,0 +1,93 @@
+import {
+  InteractionResponseType,
+  Routes,
+  type APIInteraction,
+  type APIMessageComponentInteraction,
+  type APIModalSubmitInteraction,
+} from 'discord.js';
+import { actOnCard, MAX_CHAT_CAPTION, type CardAction } from '../../core/chat/actions.js';
+import { requireApprover, requireLink } from '../../core/chat/links.js';
+import type { ApprovalCard } from '../../core/chat/gateway.js';
+import { currentCaption } from '../../core/chat/status.js';
+import { cardMessage, parseButtonId } from './card.js';
+import { editModal, FIELDS, parseFormId, scheduleModal, scheduleTimeFrom, submittedValue } from './modals.js';
+import { ephemeral, failureText, followUpEphemeral, userOf, type Answer, type DiscordBot } from './replies.js';
+
+const DEFERRED_UPDATE = { type: InteractionResponseType.DeferredMessageUpdate } as const;
+
+/**
+ * A card's button. Approve and Reject are acknowledged as a deferred update and done after it;
+ * Schedule and Edit open a form, for approvers only (anyone else is refused before any form shows).
+ */
+export async function onButton(bot: DiscordBot, interaction: APIMessageComponentInteraction): Promise<Answer> {
+  const button = parseButtonId(interaction.data.custom_id);
+  if (!button) return { response: DEFERRED_UPDATE };
+  if (button.action === 'approve' || button.action === 'reject') {
+    const action: CardAction = { type: button.action };
+    return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, button.postId, action) };
+  }
+  const teamId = interaction.guild_id ?? '';
+  try {
+    const link = await requireLink(bot.deps, 'discord', teamId);
+    requireApprover(link, userOf(interaction)?.id ?? '');
+    const data =
+      button.action === 'schedule'
+        ? scheduleModal(button.postId, link.timeZone, bot.deps.now())
+        : editModal(button.postId, await currentCaption(bot.deps, 'discord', teamId, button.postId), MAX_CHAT_CAPTION);
+    return { response: { type: InteractionResponseType.Modal, data } };
+  } catch (error) {
+    return { response: ephemeral(failureText(bot, error, 'button')) };
+  }
+}
+
+/** A submitted Schedule or Edit form: checked at once (a bad time is told at once), then done like a button. */
+export async function onModalSubmit(bot: DiscordBot, interaction: APIModalSubmitInteraction): Promise<Answer> {
+  const form = parseFormId(interaction.data.custom_id);
+  if (!form) return { response: DEFERRED_UPDATE };
+  const value = submittedValue(interaction.data.components, form.form === 'schedule-form' ? FIELDS.at : FIELDS.caption);
+  let action: CardAction;
+  if (form.form === 'schedule-form') {
+    let zone: string;
+    try {
+      zone = (await requireLink(bot.deps, 'discord', interaction.guild_id ?? '')).timeZone;
+    } catch (error) {
+      return { response: ephemeral(failureText(bot, error, 'form')) };
+    }
+    const when = scheduleTimeFrom(value, zone, bot.deps.now());
+    if ('problem' in when) return { response: ephemeral(when.problem) };
+    action = { type: 'schedule', at: when.at };
+  } else {
+    const content = value.trim();
+    if (!content) return { response: ephemeral('The caption cannot be empty.') };
+    if (content.length > MAX_CHAT_CAPTION) {
+      return { response: ephemeral(`The caption can be ${MAX_CHAT_CAPTION} characters at most.`) };
+    }
+    action = { type: 'edit', content };
+  }
+  return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, form.postId, action) };
+}
+
+/** Does the action through core and redraws the card; a refusal goes only to the person who clicked. */
+async function act(bot: DiscordBot, interaction: APIInteraction, postId: string, action: CardAction): Promise<void> {
+  const user = userOf(interaction);
+  let card: ApprovalCard;
+  try {
+    card = await actOnCard(
+      bot.deps,
+      {
+        platform: 'discord',
+        teamId: interaction.guild_id ?? '',
+        chatUserId: user?.id ?? '',
+        chatUserName: `<@${user?.id ?? ''}>`,
+        postId,
+      },
+      action,
+    );
+  } catch (error) {
+    await followUpEphemeral(bot, interaction.token, failureText(bot, error, 'card action'));
+    return;
+  }
+  const message = interaction.message;
+  if (!message) return;
+  await bot.rest.patch(Routes.channelMessage(message.channel_id, message.id), { body: cardMessage(card) });
+}

@@ -1,0 +1,40 @@
+import type { CoreDeps } from '../../core/context.js';
+import { changeLink, requireLink } from '../../core/chat/links.js';
+import { ChatRefusal } from '../../core/chat/refusal.js';
+import { chatStatus } from '../../core/chat/status.js';
+
+/** `/postdeck status`, in Discord's mentions. */
+export async function statusText(deps: CoreDeps, teamId: string): Promise<string> {
+  const status = await chatStatus(deps, 'discord', teamId);
+  if (!status.linked) return 'Not linked to Postdeck. Run `/postdeck login`.';
+  return [
+    `Linked to the Postdeck workspace **${status.workspaceName}**${status.keyWorks ? '.' : ', but its key was revoked: run `/postdeck login` again.'}`,
+    status.approvalsChannelId
+      ? `Approvals go to <#${status.approvalsChannelId}>.`
+      : 'No approvals channel yet: run `/postdeck approvals here`.',
+    `Approvers: ${status.approvers.map((id) => `<@${id}>`).join(', ')}.`,
+    `Schedule times are read in ${status.timeZone} (change it with \`/postdeck timezone\`).`,
+  ].join('\n');
+}
+
+/** `/postdeck approvers add|remove <user>`: Discord sends the chosen user's id. */
+export async function changeApprovers(
+  deps: CoreDeps,
+  teamId: string,
+  chatUserId: string,
+  add: boolean,
+  userId: string,
+): Promise<string> {
+  if (!/^\d+$/.test(userId)) throw new ChatRefusal('bad_input', 'Pick the person with the `user` option.');
+  const link = await requireLink(deps, 'discord', teamId);
+  const changed = await changeLink(deps, link, chatUserId, (current) => {
+    const approvers = add
+      ? [...new Set([...current.approvers, userId])]
+      : current.approvers.filter((id) => id !== userId);
+    if (approvers.length === 0) {
+      throw new ChatRefusal('bad_input', 'That would leave no approvers; add someone else first.');
+    }
+    return { approvers };
+  });
+  return `Approvers: ${changed.approvers.map((id) => `<@${id}>`).join(', ')}.`;
+}

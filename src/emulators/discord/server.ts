@@ -1,0 +1,131 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { registerChannels } from './channels.js';
+import { registerCommands } from './commands.js';
+import { DiscordError, invalidJson, unauthorized } from './errors.js';
+import { rateLimits, type RateLimitSettings } from './rate-limits.js';
+import { DiscordSender } from './sender.js';
+import { DiscordEmulatorState } from './state.js';
+import { registerWebhooks } from './webhooks.js';
+
+export { DiscordEmulatorState, EPHEMERAL, INTERACTION_TOKEN_TTL_MS } from './state.js';
+export type { EmulatedInteraction, EmulatedMessage, InitialResponse, RegisteredCommand } from './state.js';
+export { DiscordSender, type DiscordUser, type SendOptions, type Sent } from './sender.js';
+
+export interface DiscordEmulatorOptions {
+  port?: number;
+  host?: string;
+  application?: { id: string; botToken: string };
+  rateLimit?: RateLimitSettings;
+}
+
+export interface RunningDiscordEmulator {
+  url: string;
+  /** What the app's DISCORD_API_URL is set to: `${url}/api` (discord.js adds `/v10`). */
+  apiUrl: string;
+  state: DiscordEmulatorState;
+  /** Signs and sends interactions into the app at `target`, as Discord does. */
+  sender(target: string): DiscordSender;
+  /** The application's public key (64 hex digits), for DISCORD_PUBLIC_KEY. */
+  publicKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the local Discord emulator: the REST API v10 routes an HTTP-interactions bot calls (command
+ * registration, channel messages, interaction callbacks, follow-ups and `@original` edits) with
+ * Discord's error bodies, bot-token checks, 15-minute interaction tokens and rate-limit headers,
+ * keeping what the app did for tests to read. Interactions go into the app, signed with the
+ * application's Ed25519 key, through `sender()`.
+ */
+export async function startDiscordEmulator(options: DiscordEmulatorOptions = {}): Promise<RunningDiscordEmulator> {
+  const state = new DiscordEmulatorState(
+    options.application ?? { id: '1300000000000000001', botToken: 'MTMwMDAwMDAwMDAwMDAwMDAwMQ.emulated.bot-token' },
+  );
+  const keys = DiscordSender.newKeys();
+  const webhooks = new Router();
+  registerWebhooks(webhooks, state);
+  const bot = new Router();
+  bot.use(requireBotToken(state));
+  registerChannels(bot, state);
+  registerCommands(bot, state);
+  const api = new Router({ prefix: '/api/v10' });
+  api.use(rateLimits(options.rateLimit ?? { limit: 50, windowMs: 1000 }, () => state.now()));
+  api.use(webhooks.routes());
+  api.use(bot.routes());
+
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    try {
+      await readJson(ctx, state);
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) ctx.body = { message: '404: Not Found', code: 0 };
+    } catch (error) {
+      const known = error instanceof DiscordError ? error : new DiscordError(500, 0, '500: Internal Server Error');
+      ctx.status = known.status;
+      ctx.body = known.body;
+    }
+  });
+  app.use(api.routes());
+
+  const sockets = new Set<Socket>();
+  const handle = app.callback();
+  const server = createServer((req, res) => void handle(req, res));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    apiUrl: `${url}/api`,
+    state,
+    publicKey: DiscordSender.publicKeyHex(keys.publicKey),
+    sender: (target) => new DiscordSender(state, target, keys),
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+/** Bot routes take `Authorization: Bot <token>`; anything else is Discord's bare 401. */
+function requireBotToken(state: DiscordEmulatorState) {
+  return async (ctx: Context, next: Next) => {
+    if (ctx.get('authorization') !== `Bot ${state.application.botToken}`) throw unauthorized();
+    await next();
+  };
+}
+
+/** Reads a JSON body (discord.js sends JSON when there are no files) and records the request. */
+async function readJson(ctx: Context, state: DiscordEmulatorState): Promise<void> {
+  const text = await readBody(ctx.req);
+  const auth = ctx.get('authorization');
+  let body: unknown;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw invalidJson();
+    }
+  }
+  const kind = !auth ? 'none' : auth === `Bot ${state.application.botToken}` ? 'bot' : 'wrong';
+  state.requests.push({ method: ctx.method, path: ctx.path, auth: kind, body });
+  (ctx.state as { body?: unknown }).body = body;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
