@@ -98,7 +98,7 @@ function fieldsOf(card: ApprovalCard): APIEmbedField[] {
   add(
     'History',
     lastLines(
-      card.history.map((line) => `• ${line}`),
+      card.history.map((line) => `• <@${line.chatUserId}> ${escapeMarkdown(line.result)}`),
       1024,
     ),
   );
