@@ -10,7 +10,7 @@ import {
 import { changeLink, requireLink, unlink } from '../../core/chat/links.js';
 import { startChatLogin } from '../../core/chat/login.js';
 import { ChatRefusal } from '../../core/chat/refusal.js';
-import { changeApprovers, statusText } from './link-commands.js';
+import { approversCommand, statusText } from './link-commands.js';
 import { deferredEphemeral, editOriginal, failureText, userOf, type Answer, type DiscordBot } from './replies.js';
 import { canonicalTimeZone, formatWallClock, wallClockAt } from './wall-clock.js';
 
@@ -89,7 +89,7 @@ async function runCommand(bot: DiscordBot, interaction: APIChatInputApplicationC
     }
     case 'approvers add':
     case 'approvers remove':
-      return { content: await changeApprovers(deps, teamId, userId, path[1] === 'add', values.get('user') ?? '') };
+      return { content: await approversCommand(deps, teamId, userId, path[1] === 'add', values.get('user') ?? '') };
     case 'timezone':
       return { content: await changeTimeZone(bot, teamId, userId, values.get('zone') ?? '') };
     default:

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../../core/context.js';
-import { changeLink, requireLink } from '../../core/chat/links.js';
+import { changeApprovers, requireLink } from '../../core/chat/links.js';
 import { ChatRefusal } from '../../core/chat/refusal.js';
 import { chatStatus } from '../../core/chat/status.js';
 
@@ -18,7 +18,7 @@ export async function statusText(deps: CoreDeps, teamId: string): Promise<string
 }
 
 /** `/postdeck approvers add|remove <user>`: Discord sends the chosen user's id. */
-export async function changeApprovers(
+export async function approversCommand(
   deps: CoreDeps,
   teamId: string,
   chatUserId: string,
@@ -27,14 +27,6 @@ export async function changeApprovers(
 ): Promise<string> {
   if (!/^\d+$/.test(userId)) throw new ChatRefusal('bad_input', 'Pick the person with the `user` option.');
   const link = await requireLink(deps, 'discord', teamId);
-  const changed = await changeLink(deps, link, chatUserId, (current) => {
-    const approvers = add
-      ? [...new Set([...current.approvers, userId])]
-      : current.approvers.filter((id) => id !== userId);
-    if (approvers.length === 0) {
-      throw new ChatRefusal('bad_input', 'That would leave no approvers; add someone else first.');
-    }
-    return { approvers };
-  });
-  return `Approvers: ${changed.approvers.map((id) => `<@${id}>`).join(', ')}.`;
+  const approvers = await changeApprovers(deps, link, chatUserId, { op: add ? 'add' : 'remove', userId });
+  return `Approvers: ${approvers.map((id) => `<@${id}>`).join(', ')}.`;
 }

@@ -1,7 +1,7 @@
 import type { App, SlashCommand } from '@slack/bolt';
 import type { CoreDeps } from '../../core/context.js';
 import { isFirstDelivery } from '../../core/chat/deliveries.js';
-import { changeLink, requireLink, unlink } from '../../core/chat/links.js';
+import { changeApprovers, changeLink, requireLink, unlink } from '../../core/chat/links.js';
 import { startChatLogin } from '../../core/chat/login.js';
 import { ChatRefusal } from '../../core/chat/refusal.js';
 import { chatStatus } from '../../core/chat/status.js';
@@ -96,7 +96,7 @@ async function runCommand(
       return { text: `Draft approvals now go to <#${command.channel_id}>.` };
     }
     case 'approvers':
-      return { text: await changeApprovers(deps, command, rest) };
+      return { text: await approversCommand(deps, command, rest) };
     default:
       return { text: HELP };
   }
@@ -115,19 +115,13 @@ async function statusText(deps: CoreDeps, teamId: string): Promise<string> {
 }
 
 /** `approvers add|remove <@U…>`: Slack sends mentions as `<@U123|name>`. */
-async function changeApprovers(deps: CoreDeps, command: SlashCommand, args: string[]): Promise<string> {
+async function approversCommand(deps: CoreDeps, command: SlashCommand, args: string[]): Promise<string> {
   const [op, mention] = args;
   const userId = /^<@([A-Z0-9]+)(\|[^>]*)?>$/.exec(mention ?? '')?.[1];
   if ((op !== 'add' && op !== 'remove') || !userId) {
     return 'Use `/postdeck approvers add @person` or `/postdeck approvers remove @person`.';
   }
   const link = await requireLink(deps, 'slack', command.team_id);
-  const changed = await changeLink(deps, link, command.user_id, (current) => {
-    const approvers =
-      op === 'add' ? [...new Set([...current.approvers, userId])] : current.approvers.filter((id) => id !== userId);
-    if (approvers.length === 0)
-      throw new ChatRefusal('bad_input', 'That would leave no approvers; add someone else first.');
-    return { approvers };
-  });
-  return `Approvers: ${changed.approvers.map((id) => `<@${id}>`).join(', ')}.`;
+  const approvers = await changeApprovers(deps, link, command.user_id, { op, userId });
+  return `Approvers: ${approvers.map((id) => `<@${id}>`).join(', ')}.`;
 }

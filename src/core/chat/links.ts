@@ -97,6 +97,26 @@ export async function changeLink(
   });
 }
 
+/** Adds or removes one approver, for approvers only; the last approver cannot be removed. Answers the list. */
+export async function changeApprovers(
+  deps: CoreDeps,
+  link: ChatLinkDoc,
+  chatUserId: string,
+  change: { op: 'add' | 'remove'; userId: string },
+): Promise<string[]> {
+  const changed = await changeLink(deps, link, chatUserId, (current) => {
+    const approvers =
+      change.op === 'add'
+        ? [...new Set([...current.approvers, change.userId])]
+        : current.approvers.filter((id) => id !== change.userId);
+    if (approvers.length === 0) {
+      throw new ChatRefusal('bad_input', 'That would leave no approvers; add someone else first.');
+    }
+    return { approvers };
+  });
+  return changed.approvers;
+}
+
 async function revokeQuietly(deps: CoreDeps, link: ChatLinkDoc): Promise<void> {
   const owner: Scope = { workspaceId: link.workspaceId, accountId: '', actor: { type: 'system' } };
   try {
