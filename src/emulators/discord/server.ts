@@ -9,6 +9,7 @@ import { DiscordError, invalidJson, unauthorized } from './errors.js';
 import { rateLimits, type RateLimitSettings } from './rate-limits.js';
 import { DiscordSender } from './sender.js';
 import { DiscordEmulatorState } from './state.js';
+import { renderChannel } from './viewer.js';
 import { registerWebhooks } from './webhooks.js';
 
 export { DiscordEmulatorState, EPHEMERAL, INTERACTION_TOKEN_TTL_MS } from './state.js';
@@ -70,6 +71,14 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     }
   });
   app.use(api.routes());
+  // Not Discord's: a page drawing a channel's messages, for people reviewing what the app posted.
+  const control = new Router();
+  control.get('/__control/channels/:channel', (ctx) => {
+    const channel = ctx.params.channel as string;
+    ctx.type = 'text/html';
+    ctx.body = renderChannel(channel, state.channel(channel));
+  });
+  app.use(control.routes());
 
   const sockets = new Set<Socket>();
   const handle = app.callback();
