@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { createDiscordBot } from '../../src/bots/discord/bot.js';
 import type { DiscordConfig } from '../../src/settings/chat.js';
+import { createRestDraft } from '../support/chat-cards.js';
 import { approveDeviceCode } from '../../src/core/device/approve.js';
 import {
   startDiscordEmulator,
@@ -103,19 +104,13 @@ export async function draftWithCard(
   const { openId, platform } = await connectCreator(w);
   const media = [];
   for (let i = 0; i < slides; i += 1) media.push(await storeMedia(w, await makeJpeg(1080, 1920)));
-  const created = await fetch(`${w.server.url}/public/v1/posts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${w.tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      platformIds: [platform._id],
-      content: caption,
-      mode: 'draft',
-      mediaIds: media.map((m) => m._id),
-      settings: { ...PUBLIC_SETTINGS, auto_add_music: true },
-    }),
-  });
-  expect(created.status).toBe(201);
-  const postId = (await w.t.deps.db.posts.findOne({ content: caption }))!._id;
+  const postId = await createRestDraft(
+    w,
+    platform._id,
+    caption,
+    media.map((m) => m._id),
+    { ...PUBLIC_SETTINGS, auto_add_music: true },
+  );
   const card = await eventually(() =>
     d.discord.state
       .channel(d.channelId)

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
+import { createRestDraft } from '../support/chat-cards.js';
 import { makeJpeg } from '../support/media.js';
 import {
   connectCreator,
   emulatorPosts,
-  PUBLIC_SETTINGS,
   startWorld,
   storeMedia,
   type PublishingWorld,
@@ -45,23 +45,16 @@ afterAll(async () => {
 /** Creates a two-slide draft through REST and waits for its card in the approvals channel. */
 async function draftWithCard(content: string) {
   const media = [await storeMedia(w, await makeJpeg(1080, 1920)), await storeMedia(w, await makeJpeg(1080, 1920))];
-  const created = await fetch(`${w.server.url}/public/v1/posts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${w.tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      platformIds: [platform._id],
-      content,
-      mode: 'draft',
-      mediaIds: media.map((m) => m._id),
-      settings: PUBLIC_SETTINGS,
-    }),
-  });
-  expect(created.status).toBe(201);
-  const post = (await w.t.deps.db.posts.findOne({ content }))!;
+  const postId = await createRestDraft(
+    w,
+    platform._id,
+    content,
+    media.map((m) => m._id),
+  );
   const card = await eventually(() =>
     s.slack.state.channel(ANA.channelId).find((m) => m.threadTs === null && m.text.includes(content)),
   );
-  return { postId: post._id, card };
+  return { postId, card };
 }
 
 const stateOf = async (postId: string) => (await w.t.deps.db.posts.findOne({ _id: postId }))?.state;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denyDeviceCode } from '../../src/core/device/approve.js';
+import { createRestDraft } from '../support/chat-cards.js';
 import { makeJpeg } from '../support/media.js';
 import {
   connectCreator,
@@ -43,24 +44,18 @@ describe('the Slack bot', () => {
 
     const { platform } = await connectCreator(w);
     const media = [await storeMedia(w, await makeJpeg(1080, 1920)), await storeMedia(w, await makeJpeg(1080, 1920))];
-    const created = await fetch(`${w.server.url}/public/v1/posts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${w.tenant.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        platformIds: [platform._id],
-        content: 'Two slides for the card',
-        mode: 'draft',
-        mediaIds: media.map((m) => m._id),
-        settings: { ...PUBLIC_SETTINGS, auto_add_music: true },
-      }),
-    });
-    expect(created.status).toBe(201);
+    const postId = await createRestDraft(
+      w,
+      platform._id,
+      'Two slides for the card',
+      media.map((m) => m._id),
+      { ...PUBLIC_SETTINGS, auto_add_music: true },
+    );
     const card = await eventually(() =>
       s.slack.state.channel(ANA.channelId).find((m) => m.text.includes('Two slides')),
     );
     const images = card.blocks.filter((b) => (b as { type: string }).type === 'image');
     expect(images).toHaveLength(2);
-    const postId = (await w.t.deps.db.posts.findOne({ content: 'Two slides for the card' }))!._id;
     const click = await clickCard(s, card, ANA, 'postdeck_approve', postId);
     expect(click.status).toBe(200);
     await eventually(async () => (await w.t.deps.db.posts.findOne({ _id: postId }))?.state === 'PUBLISHED', 60_000);

@@ -30,25 +30,36 @@ function slide(n: number, colour: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg().toBuffer();
 }
 
+/** A draft created through `POST /public/v1/posts` with the tenant's key; answers its post id. */
+export async function createRestDraft(
+  w: PublishingWorld,
+  platformId: string,
+  content: string,
+  mediaIds: string[],
+  settings: Record<string, unknown> = PUBLIC_SETTINGS,
+): Promise<string> {
+  const created = await fetch(`${w.server.url}/public/v1/posts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${w.tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ platformIds: [platformId], content, mode: 'draft', mediaIds, settings }),
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { results: { post: { root: { id: string } } }[] }).results[0]!.post.root.id;
+}
+
 /** A three-slide draft (auto_add_music on) created through REST; answers its post id. */
 export async function threeSlideDraft(w: PublishingWorld, platform: PlatformDoc, content: string): Promise<string> {
   const media = [];
   for (const [i, colour] of ['#d6336c', '#1c7ed6', '#2b8a3e'].entries()) {
     media.push(await storeMedia(w, await slide(i + 1, colour)));
   }
-  const created = await fetch(`${w.server.url}/public/v1/posts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${w.tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      platformIds: [platform._id],
-      content,
-      mode: 'draft',
-      mediaIds: media.map((m) => m._id),
-      settings: { ...PUBLIC_SETTINGS, auto_add_music: true },
-    }),
-  });
-  expect(created.status).toBe(201);
-  return (await w.t.deps.db.posts.findOne({ content }))!._id;
+  return createRestDraft(
+    w,
+    platform._id,
+    content,
+    media.map((m) => m._id),
+    { ...PUBLIC_SETTINGS, auto_add_music: true },
+  );
 }
 
 /** How many images the page shows once every one has loaded with real pixels; -1 while any has not. */

@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord.js';
-import type { ApprovalCard, CardStatus } from '../../core/chat/gateway.js';
+import { CARD_HEADLINES, type ApprovalCard, type CardStatus } from '../../core/chat/gateway.js';
 
 /** What a card's buttons do; the custom id is `postdeck:<action>:<post id>`. */
 export type CardButton = 'approve' | 'schedule' | 'edit' | 'reject';
@@ -17,16 +17,6 @@ export type CardButton = 'approve' | 'schedule' | 'edit' | 'reject';
 const MAX_EMBEDS = 10;
 /** Characters a message's embeds may hold together (Discord's limit is 6000), with some to spare. */
 const EMBED_BUDGET = 5900;
-
-const HEADLINES: Record<CardStatus, string> = {
-  awaiting: 'Draft waiting for approval',
-  queued: 'Approved: publishing',
-  scheduled: 'Scheduled',
-  published: 'Published on TikTok',
-  failed: 'Publishing failed',
-  rejected: 'Rejected',
-  gone: 'Draft deleted',
-};
 
 const COLORS: Record<CardStatus, number> = {
   awaiting: 0x5865f2,
@@ -59,7 +49,7 @@ export function parseButtonId(customId: string): { action: CardButton; postId: s
 export function cardMessage(card: ApprovalCard): RESTPostAPIChannelMessageJSONBody {
   const galleryUrl = card.previews[0]?.url;
   const shown = card.previews.slice(0, MAX_EMBEDS);
-  const title = HEADLINES[card.status];
+  const title = CARD_HEADLINES[card.status];
   const fields = fieldsOf(card);
   // Discord counts 6000 characters across a message's embeds; the caption gives way first.
   const room =

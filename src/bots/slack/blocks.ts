@@ -1,4 +1,4 @@
-import type { ApprovalCard } from '../../core/chat/gateway.js';
+import { CARD_HEADLINES, type ApprovalCard } from '../../core/chat/gateway.js';
 
 // Slack Block Kit for the approval card; action ids are namespaced, values carry the post id.
 export const ACTIONS = {
@@ -12,19 +12,9 @@ export const VIEWS = { schedule: 'postdeck_schedule_modal', edit: 'postdeck_edit
 type Block = Record<string, unknown>;
 const MAX_IMAGES = 10;
 
-const HEADLINES: Record<ApprovalCard['status'], string> = {
-  awaiting: 'Draft waiting for approval',
-  queued: 'Approved: publishing',
-  scheduled: 'Scheduled',
-  published: 'Published on TikTok',
-  failed: 'Publishing failed',
-  rejected: 'Rejected',
-  gone: 'Draft deleted',
-};
-
 /** The card as Block Kit: headline, caption, slide previews, details, what happened, and the buttons while it waits. */
 export function cardBlocks(card: ApprovalCard): { text: string; blocks: Block[] } {
-  const blocks: Block[] = [{ type: 'header', text: plain(HEADLINES[card.status]) }];
+  const blocks: Block[] = [{ type: 'header', text: plain(CARD_HEADLINES[card.status]) }];
   if (card.caption) blocks.push({ type: 'section', text: mrkdwn(escape(truncate(card.caption, 2900))) });
   for (const preview of card.previews.slice(0, MAX_IMAGES)) {
     blocks.push({ type: 'image', image_url: preview.url, alt_text: preview.alt });
@@ -46,7 +36,7 @@ export function cardBlocks(card: ApprovalCard): { text: string; blocks: Block[] 
   const outcome = outcomeLines(card);
   if (outcome.length > 0) blocks.push({ type: 'section', text: mrkdwn(outcome.join('\n')) });
   if (card.status === 'awaiting') blocks.push(buttons(card.postId));
-  return { text: `${HEADLINES[card.status]}: ${truncate(card.caption, 150)}`, blocks };
+  return { text: `${CARD_HEADLINES[card.status]}: ${truncate(card.caption, 150)}`, blocks };
 }
 
 function outcomeLines(card: ApprovalCard): string[] {

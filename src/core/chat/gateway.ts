@@ -4,6 +4,17 @@ import type { ChatPlatform } from './documents.js';
 /** Where a draft stands, as its card shows it. */
 export type CardStatus = 'awaiting' | 'queued' | 'scheduled' | 'published' | 'failed' | 'rejected' | 'gone';
 
+/** The words a card leads with for each status, the same on every platform. */
+export const CARD_HEADLINES: Readonly<Record<CardStatus, string>> = {
+  awaiting: 'Draft waiting for approval',
+  queued: 'Approved: publishing',
+  scheduled: 'Scheduled',
+  published: 'Published on TikTok',
+  failed: 'Publishing failed',
+  rejected: 'Rejected',
+  gone: 'Draft deleted',
+};
+
 /** Everything an approval card shows; each adapter renders it in its own blocks or embeds. */
 export interface ApprovalCard {
   postId: string;
