@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventConsumer } from '../../src/core/events/deliver.js';
+import { deliverEvent } from '../../src/core/events/deliver.js';
+import type { DomainEvent } from '../../src/core/events/documents.js';
+import { domainEvent, relayEvents } from '../../src/core/events/relay.js';
+import { sweepEvents } from '../../src/core/events/relay-sweep.js';
+import { openTestDatabase, type TestDatabase } from '../support/db.js';
+
+// The outbox without a worker: what the relay and the sweep store, and how delivery retries.
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await openTestDatabase();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const eventFor = (subjectId: string, at = new Date()): DomainEvent =>
+  domainEvent('draft.created', { workspaceId: 'ws-1', subjectId, actor: { type: 'system' } }, at);
+
+/** A post the way a process leaves it if it dies right after its write: the event stored, never relayed. */
+async function writeWithoutRelay(event: DomainEvent): Promise<void> {
+  await t.db.collection('posts').insertOne({ _id: event.subjectId as never, updatedAt: new Date(), events: [event] });
+}
+
+describe('the event outbox', () => {
+  it('relays an event once, however many times it is relayed', async () => {
+    const event = eventFor('post-relayed-twice');
+    await relayEvents(t.deps, [event]);
+    await relayEvents(t.deps, [event]);
+    const stored = await t.deps.db.outbox.find({ _id: event.id }).toArray();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ type: 'draft.created', subjectId: 'post-relayed-twice', dispatched: true });
+  });
+
+  it('relays, through the sweep, an event whose process died between its write and the relay', async () => {
+    const event = eventFor('post-of-a-dead-process');
+    await writeWithoutRelay(event);
+    expect(await t.deps.db.outbox.findOne({ _id: event.id })).toBeNull();
+    await sweepEvents(t.deps);
+    await sweepEvents(t.deps);
+    expect(await t.deps.db.outbox.find({ _id: event.id }).toArray()).toEqual([
+      expect.objectContaining({ subjectId: 'post-of-a-dead-process', dispatched: true }),
+    ]);
+  });
+
+  it('dispatches an outbox event whose relay died before enqueueing its delivery', async () => {
+    const event = eventFor('post-never-dispatched');
+    const { id, ...fields } = event;
+    await t.deps.db.outbox.insertOne({
+      _id: id,
+      ...fields,
+      relayedAt: new Date(Date.now() - 30_000),
+      dispatched: false,
+    });
+    await sweepEvents(t.deps);
+    expect((await t.deps.db.outbox.findOne({ _id: id }))?.dispatched).toBe(true);
+  });
+
+  it('retries only the consumer that failed, and never hands a handled event to a consumer again', async () => {
+    const event = eventFor('post-with-a-flaky-consumer');
+    await relayEvents(t.deps, [event]);
+    const calls = { steady: 0, flaky: 0 };
+    const consumers: EventConsumer[] = [
+      { name: 'steady', handle: () => Promise.resolve(void (calls.steady += 1)) },
+      {
+        name: 'flaky',
+        handle: () => {
+          calls.flaky += 1;
+          return calls.flaky === 1 ? Promise.reject(new Error('chat is down')) : Promise.resolve();
+        },
+      },
+    ];
+    await expect(deliverEvent(t.deps, consumers, event.id)).rejects.toThrow('chat is down');
+    expect(calls).toEqual({ steady: 1, flaky: 1 });
+    await deliverEvent(t.deps, consumers, event.id);
+    await deliverEvent(t.deps, consumers, event.id);
+    expect(calls).toEqual({ steady: 1, flaky: 2 });
+    expect(
+      await t.deps.db.eventReceipts.countDocuments({ _id: { $in: [`steady:${event.id}`, `flaky:${event.id}`] } }),
+    ).toBe(2);
+  });
+});
