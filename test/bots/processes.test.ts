@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openCore, type Core } from '../../src/app/main.js';
 import { TIKTOK_CALLBACK_PATH } from '../../src/app/tiktok-setup.js';
 import { loadConfig } from '../../src/config.js';
+import { loginPollLeaseKey } from '../../src/core/chat/login.js';
 import { approveDeviceCode } from '../../src/core/device/approve.js';
 import { ingestUpload } from '../../src/core/media/ingest.js';
 import { createUploadedMedia } from '../../src/core/media/upload-media.js';
@@ -113,7 +114,7 @@ describe('the Slack bot across processes', () => {
     expect(userCode).toBeDefined();
     // The worker has polled at least once (the poll lease exists) before it dies.
     const loginDoc = await eventually(() => core.deps.db.chatLogins.findOne({ chatUserId: ANA.userId }));
-    await eventually(() => core.deps.db.leases.findOne({ key: `chat-login-poll:${loginDoc._id}` }), 30_000);
+    await eventually(() => core.deps.db.leases.findOne({ key: loginPollLeaseKey(loginDoc._id) }), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
 

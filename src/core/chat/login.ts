@@ -17,6 +17,11 @@ export const pollChatLoginHandle = defineJobHandle({
   queue: 'due-tasks',
 });
 
+/** The lease a login's poll claims once per interval (a generation each; purged with the login). */
+export function loginPollLeaseKey(loginId: string): string {
+  return `chat-login-poll:${loginId}`;
+}
+
 /** What the person who typed `/postdeck login` is shown, only to them. */
 export interface ChatLoginStart {
   userCode: string;
@@ -84,7 +89,7 @@ export async function pollChatLogin(deps: CoreDeps, loginId: string): Promise<Lo
   const login = await deps.db.chatLogins.findOne({ _id: loginId });
   if (!login || login.outcome !== null) return null;
   const now = deps.now();
-  const window = await claimLease(deps.db, `chat-login-poll:${loginId}`, {
+  const window = await claimLease(deps.db, loginPollLeaseKey(loginId), {
     ttlMs: Math.max(login.interval * 1000 - 500, 500),
     now,
   });

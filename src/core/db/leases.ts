@@ -98,6 +98,13 @@ async function latestGeneration(store: LeaseStore, key: string): Promise<LeaseDo
   return latest;
 }
 
+/** Forgets every generation of these leases and their position hints (for records being purged). */
+export async function deleteLeases(store: LeaseStore, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await store.leases.deleteMany({ key: { $in: [...keys] } });
+  await store.positionHints.deleteMany({ _id: { $in: keys.map(hintId) } });
+}
+
 function isHeld(lease: LeaseDoc, now: Date): boolean {
   return lease.releasedAt === null && lease.expiresAt > now;
 }
