@@ -1,8 +1,6 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
+import { listenEmulator, readRequestText } from '../shared/listen.js';
 import { registerChannels } from './channels.js';
 import { registerCommands } from './commands.js';
 import { DiscordError, invalidJson, unauthorized } from './errors.js';
@@ -80,28 +78,15 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   });
   app.use(control.routes());
 
-  const sockets = new Set<Socket>();
-  const handle = app.callback();
-  const server = createServer((req, res) => void handle(req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const host = options.host ?? '127.0.0.1';
-  server.listen(options.port ?? 0, host);
-  await once(server, 'listening');
-  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const server = await listenEmulator(app, options);
+  const { url } = server;
   return {
     url,
     apiUrl: `${url}/api`,
     state,
     publicKey: DiscordSender.publicKeyHex(keys.publicKey),
     sender: (target) => new DiscordSender(state, target, keys),
-    async stop() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
+    stop: server.stop,
   };
 }
 
@@ -115,7 +100,7 @@ function requireBotToken(state: DiscordEmulatorState) {
 
 /** Reads a JSON body (discord.js sends JSON when there are no files) and records the request. */
 async function readJson(ctx: Context, state: DiscordEmulatorState): Promise<void> {
-  const text = await readBody(ctx.req);
+  const text = await readRequestText(ctx.req);
   const auth = ctx.get('authorization');
   let body: unknown;
   if (text) {
@@ -128,13 +113,4 @@ async function readJson(ctx: Context, state: DiscordEmulatorState): Promise<void
   const kind = !auth ? 'none' : auth === `Bot ${state.application.botToken}` ? 'bot' : 'wrong';
   state.requests.push({ method: ctx.method, path: ctx.path, auth: kind, body });
   (ctx.state as { body?: unknown }).body = body;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
 }

@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
+import { listenEmulator } from '../shared/listen.js';
 import { registerApi } from './api.js';
 import { registerControl } from './control.js';
 import { openAiError } from './errors.js';
@@ -34,7 +33,6 @@ export interface RunningOpenAiEmulator {
 export async function startOpenAiEmulator(options: OpenAiEmulatorOptions = {}): Promise<RunningOpenAiEmulator> {
   const control = new OpenAiEmulatorControl();
   control.setLatency({ chatMs: options.latencyMs?.chat ?? 0, imagesMs: options.latencyMs?.images ?? 0 });
-  const sockets = new Set<Socket>();
   let stopping = false;
   // A "timeout" fault holds the request open until the client gives up or the emulator stops.
   const hang = (ctx: Context) =>
@@ -70,26 +68,15 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions = {}): 
   });
   app.use(router.routes());
 
-  const handler = app.callback();
-  const server = createServer((req, res) => void handler(req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const server = await listenEmulator(app, options);
+  const { url } = server;
   return {
     url,
     baseUrl: `${url}/v1`,
     control,
     async stop() {
       stopping = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
+      await server.stop();
     },
   };
 }

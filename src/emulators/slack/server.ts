@@ -1,8 +1,6 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { listenEmulator, readRequestText } from '../shared/listen.js';
 import { registerApi } from './api.js';
 import { SlackEmulatorState } from './state.js';
 
@@ -43,7 +41,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   const app = new Koa();
   app.use(async (ctx, next) => {
     if (ctx.method === 'POST') {
-      const text = await readBody(ctx.req);
+      const text = await readRequestText(ctx.req);
       const type = ctx.get('content-type');
       let args: Record<string, unknown> = {};
       if (type.startsWith('application/json')) args = text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -53,17 +51,8 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     await next();
   });
   app.use(router.routes());
-  const sockets = new Set<Socket>();
-  const handler = app.callback();
-  const server = createServer((req, res) => void handler(req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const server = await listenEmulator(app, options);
+  const { url } = server;
   return {
     url,
     apiUrl: `${url}/api/`,
@@ -73,19 +62,6 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       const id = state.newResponseId();
       return { url: `${url}/respond/${id}`, id };
     },
-    async stop() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
+    stop: server.stop,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
 }
