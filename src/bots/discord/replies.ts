@@ -9,7 +9,7 @@ import {
   type RESTPatchAPIWebhookWithTokenMessageJSONBody,
 } from 'discord.js';
 import type { CoreDeps } from '../../core/context.js';
-import { ChatRefusal } from '../../core/chat/refusal.js';
+import { failureText as failureTextOf } from '../../core/chat/refusal.js';
 import type { DiscordConfig } from '../../settings/chat.js';
 import type { Logger } from '../../logger.js';
 import { NO_MENTIONS } from './card.js';
@@ -36,8 +36,6 @@ export interface Answer {
   response: APIInteractionResponse;
   after?: () => Promise<void>;
 }
-
-export const SOMETHING_WENT_WRONG = 'Something went wrong on our side; try again in a moment.';
 
 /** A message only the person who used the interaction sees. */
 export function ephemeral(content: string): APIInteractionResponse {
@@ -74,9 +72,7 @@ export async function followUpEphemeral(bot: DiscordBot, token: string, content:
 
 /** A refusal's own words; any other failure is logged and told as ours. */
 export function failureText(bot: DiscordBot, error: unknown, what: string): string {
-  if (error instanceof ChatRefusal) return error.message;
-  bot.logger.error({ err: error }, `a Discord ${what} failed`);
-  return SOMETHING_WENT_WRONG;
+  return failureTextOf(bot.logger, error, `a Discord ${what}`);
 }
 
 /** Who used the interaction: the member's user in a server, the user in a direct message. */

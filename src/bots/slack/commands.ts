@@ -3,7 +3,7 @@ import type { CoreDeps } from '../../core/context.js';
 import { isFirstDelivery } from '../../core/chat/deliveries.js';
 import { changeApprovers, changeLink, requireLink, unlink } from '../../core/chat/links.js';
 import { startChatLogin } from '../../core/chat/login.js';
-import { ChatRefusal } from '../../core/chat/refusal.js';
+import { failureText } from '../../core/chat/refusal.js';
 import { chatStatus } from '../../core/chat/status.js';
 import { respond } from './gateway.js';
 
@@ -33,10 +33,7 @@ export function registerCommands(app: App, deps: CoreDeps, settings: SlackBotSet
     try {
       reply = await runCommand(deps, settings, command);
     } catch (error) {
-      if (!(error instanceof ChatRefusal)) {
-        deps.logger.error({ err: error, teamId: command.team_id }, 'a Slack command failed');
-        reply = { text: 'Something went wrong on our side; try again in a moment.' };
-      } else reply = { text: error.message };
+      reply = { text: failureText(deps.logger, error, 'a Slack command', { teamId: command.team_id }) };
     }
     await respond(command.response_url, { response_type: 'ephemeral', ...reply });
   });

@@ -3,7 +3,7 @@ import type { CoreDeps } from '../../core/context.js';
 import { actOnCard, MAX_CHAT_CAPTION, type CardAction } from '../../core/chat/actions.js';
 import { isFirstDelivery } from '../../core/chat/deliveries.js';
 import { requireApprover, requireLink } from '../../core/chat/links.js';
-import { ChatRefusal } from '../../core/chat/refusal.js';
+import { failureText } from '../../core/chat/refusal.js';
 import { currentCaption } from '../../core/chat/status.js';
 import { ACTIONS, cardBlocks, editModal, scheduleModal, VIEWS } from './blocks.js';
 import { respond } from './gateway.js';
@@ -154,9 +154,7 @@ async function openModal(
 
 /** A refusal, only to the person who clicked; the card stays as it was. */
 async function refuse(deps: CoreDeps, responseUrl: string, error: unknown): Promise<void> {
-  if (!(error instanceof ChatRefusal)) deps.logger.error({ err: error }, 'a Slack card action failed');
-  const text =
-    error instanceof ChatRefusal ? error.message : 'Something went wrong on our side; try again in a moment.';
+  const text = failureText(deps.logger, error, 'a Slack card action');
   await respond(responseUrl, { response_type: 'ephemeral', replace_original: false, text });
 }
 

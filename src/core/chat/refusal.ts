@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../context.js';
+import type { Logger } from '../../logger.js';
 import { claimLease, releaseLease } from '../db/leases.js';
 
 /** Why the bot will not do what a chat user asked, in words shown only to them. */
@@ -16,6 +17,21 @@ export class ChatRefusal extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * What the person is told when what they asked failed: a refusal in its own words; anything else is
+ * logged (as `what` failing) and told in words that give nothing away.
+ */
+export function failureText(
+  logger: Logger,
+  error: unknown,
+  what: string,
+  fields: Record<string, unknown> = {},
+): string {
+  if (error instanceof ChatRefusal) return error.message;
+  logger.error({ err: error, ...fields }, `${what} failed`);
+  return 'Something went wrong on our side; try again in a moment.';
 }
 
 /**
