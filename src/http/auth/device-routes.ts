@@ -56,10 +56,11 @@ export function createDeviceRouter(options: DeviceRouterOptions): Router<AppStat
       return;
     }
     try {
-      ctx.body = await pollDeviceToken(deps, { deviceCode });
+      ctx.body = await pollDeviceToken(deps, { deviceCode, address: ctx.ip });
     } catch (error) {
       if (!(error instanceof DeviceFlowError)) throw error;
-      ctx.status = 400;
+      ctx.status = error.retryAfterSeconds === undefined ? 400 : 429;
+      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
       ctx.body = { error: error.error };
     }
   });
