@@ -30,11 +30,15 @@ export async function previewInvitation(deps: CoreDeps, token: string): Promise<
   };
 }
 
+/** True until the first person signs up (and so owns the install). */
+export async function isFreshInstall(deps: CoreDeps): Promise<boolean> {
+  return !(await isLeaseHeld(deps.db, FIRST_OWNER_LEASE, deps.now()));
+}
+
 /**
  * Whether someone without an invitation could sign up right now: sign-up is open, or nobody
  * has yet become the install's first owner. A hint for the sign-up page only; `signUp` decides.
  */
 export async function canSignUpWithoutInvitation(deps: CoreDeps, openSignup: boolean): Promise<boolean> {
-  if (openSignup) return true;
-  return !(await isLeaseHeld(deps.db, FIRST_OWNER_LEASE, deps.now()));
+  return openSignup || isFreshInstall(deps);
 }
