@@ -19,7 +19,8 @@ Commands:
   admin connect-emulated-tiktok [--workspace ID] [--private] [--json]
                                     connect a new emulated TikTok account (built-in emulator only)
   login [--server URL]              get an API key through the browser (device flow) and store it
-  whoami                            show the server, workspace and key you are logged in with
+  whoami [--show-key]               show the server, workspace and key you are logged in with;
+                                    --show-key prints only the key, for scripts and curl
   logout                            revoke the stored key and forget it
   mcp [--server URL]                the MCP server on stdio for desktop agents (key: POSTDECK_API_KEY or login's)
   emulate tiktok [--port N] [--host H] [--data-file F]
@@ -48,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
       host: { type: 'string' },
       'data-file': { type: 'string' },
       guild: { type: 'string' },
+      'show-key': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -68,7 +70,7 @@ async function main(argv: string[]): Promise<void> {
     case 'login':
       return loginCommand(clientSettings(), values.server);
     case 'whoami':
-      return whoamiCommand(clientSettings());
+      return whoamiCommand(clientSettings(), { showKey: values['show-key'] });
     case 'logout':
       return logoutCommand(clientSettings());
     case 'mcp':
