@@ -46,6 +46,7 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     TRUST_PROXY: boolean.default(false),
     JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
@@ -107,6 +108,8 @@ export interface Config {
     readonly maxVideoBytes: number;
   };
   readonly logLevel: string;
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
   readonly jobs: {
@@ -221,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       maxVideoBytes: vars.MEDIA_MAX_VIDEO_BYTES,
     },
     logLevel: vars.LOG_LEVEL,
+    logFormat: vars.LOG_FORMAT,
     bodyLimitBytes: vars.BODY_LIMIT_BYTES,
     trustProxy: vars.TRUST_PROXY,
     jobs: {
