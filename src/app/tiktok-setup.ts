@@ -9,6 +9,8 @@ export const TIKTOK_CALLBACK_PATH = '/platforms/tiktok/callback';
 export interface EmulatorHosts {
   apiUrl: string;
   authUrl: string;
+  /** The callback the emulator was started for (the running server's), so other processes use the same. */
+  redirectUri?: string;
 }
 
 /**
@@ -31,7 +33,8 @@ export function tiktokClientConfig(config: Config, emulator?: EmulatorHosts): Ti
     apiBaseUrl: emulator?.apiUrl ?? config.tiktok.apiBaseUrl,
     clientKey: DEFAULT_EMULATOR_OPTIONS.clientKey,
     clientSecret: DEFAULT_EMULATOR_OPTIONS.clientSecret,
-    redirectUri,
+    // An admin command without the server's PORT or PUBLIC_URL still names the server's callback.
+    redirectUri: emulator?.redirectUri ?? redirectUri,
     emulator: true,
   };
 }

@@ -87,6 +87,17 @@ describe('postdeck admin connect-emulated-tiktok', { timeout: 240_000 }, () => {
     expect(schema.privacyLevelOptions).toContain('PUBLIC_TO_EVERYONE');
   });
 
+  it("works with only DATA_DIR set, taking the server's TikTok callback from its data directory", async () => {
+    const onlyDataDir = { DATA_DIR: dataDir, FERRETDB_CACHE_DIR: env.FERRETDB_CACHE_DIR! };
+    const out = await runPostdeck(
+      ['admin', 'connect-emulated-tiktok', '--workspace', workspaceId, '--json'],
+      onlyDataDir,
+    );
+    const platform = JSON.parse(out) as { id: string };
+    const listed = (await (await api('/platforms')).json()) as { platforms: { id: string }[] };
+    expect(listed.platforms.map((p) => p.id)).toContain(platform.id);
+  });
+
   it('--private gives the account the private privacy options and no duet or stitch; it survives a restart', async () => {
     const out = await runPostdeck(
       ['admin', 'connect-emulated-tiktok', '--workspace', workspaceId, '--private', '--json'],
