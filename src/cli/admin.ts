@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CoreDeps } from '../core/context.js';
 import { bootstrapTenant } from '../core/tenancy/bootstrap.js';
+import { installWorkspace } from '../core/tenancy/onboarding.js';
 import { MAX_PROBE_HOLD_MS, readWorkerProbe, sendWorkerProbe } from '../core/ops/worker-probe.js';
 import { randomUUID } from 'node:crypto';
 import { toPlatform } from '../core/platforms/list-platforms.js';
@@ -12,12 +14,13 @@ import { authorizeOnEmulator, createEmulatedAccount } from './emulator-consent.j
 import { cliRuntime } from './runtime.js';
 
 /**
- * `postdeck admin bootstrap --json [--workspace NAME] [--plan PLAN]`: creates or reuses a tenant
- * and prints `{ accountId, workspaceId, userId, apiKey }`. Uses the running server's embedded
+ * `postdeck admin bootstrap --json [--workspace NAME] [--plan PLAN]`: mints a key for the named
+ * workspace (made if missing) or, unnamed, the install's own, and prints
+ * `{ accountId, workspaceId, userId, apiKey }`. Uses the running server's embedded
  * database when there is one.
  */
 export async function bootstrapCommand(options: {
-  workspace: string;
+  workspace: string | undefined;
   plan: string | undefined;
   json: boolean;
 }): Promise<void> {
@@ -28,7 +31,7 @@ export async function bootstrapCommand(options: {
     process.stdout.write(
       options.json
         ? `${JSON.stringify(result)}\n`
-        : `Workspace ${options.workspace} (${result.workspaceId})\nAPI key (shown once): ${result.apiKey}\n`,
+        : `Workspace ${result.workspaceId}\nAPI key (shown once): ${result.apiKey}\n`,
     );
   } finally {
     await core.close();
@@ -65,13 +68,13 @@ export async function probeWorkerCommand(options: { holdMs: number; timeoutMs: n
 }
 
 /**
- * `postdeck admin connect-emulated-tiktok --workspace ID [--private] [--json]`: creates a new
+ * `postdeck admin connect-emulated-tiktok [--workspace ID] [--private] [--json]`: creates a new
  * account in the running server's TikTok emulator and connects it to the workspace through the
  * same path as the web page (state, consent page, code exchange), then prints the platform. The
  * state is bound to a one-off value of this run, standing in for a browser session.
  */
 export async function connectEmulatedTikTokCommand(options: {
-  workspace: string;
+  workspace: string | undefined;
   private: boolean;
   json: boolean;
 }): Promise<void> {
@@ -86,7 +89,7 @@ export async function connectEmulatedTikTokCommand(options: {
     throw new Error(`no TikTok emulator is running for ${config.dataDir}: start Postdeck first (npm start)`);
   const core = await openCore(config, logger, { tiktok: tiktokClientConfig(config, emulator) });
   try {
-    const scope = await systemScopeFor(core.deps, options.workspace);
+    const scope = await systemScopeFor(core.deps, options.workspace ?? (await mainWorkspaceId(core.deps)));
     const account = await createEmulatedAccount(emulator.apiUrl, { private: options.private });
     const binding = `cli:${randomUUID()}`;
     const started = await startTikTokConnection(core.deps, scope, { binding });
@@ -111,4 +114,15 @@ export async function connectEmulatedTikTokCommand(options: {
   } finally {
     await core.close();
   }
+}
+
+/** The workspace admin commands act on when none is named: the install's own. */
+async function mainWorkspaceId(deps: CoreDeps): Promise<string> {
+  const main = await installWorkspace(deps);
+  if (!main) {
+    throw new Error(
+      'this install has no workspace yet: sign up at /signup (the first person owns the install), or name one with --workspace',
+    );
+  }
+  return main.workspace._id;
 }

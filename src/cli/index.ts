@@ -13,7 +13,7 @@ const USAGE = `Usage: postdeck <command>
 Commands:
   serve [--role all|api|worker]     run Postdeck (default: all roles in one process)
   admin bootstrap [--json] [--workspace NAME] [--plan PLAN]
-                                    create or reuse a workspace and mint an API key
+                                    mint an API key for the install's workspace (or the one named; made if missing)
   admin probe-worker [--hold-ms N] [--timeout-ms N]
                                     send a job through the queue and wait for a worker
   admin connect-emulated-tiktok [--workspace ID] [--private] [--json]
@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       role: { type: 'string', default: 'all' },
       json: { type: 'boolean', default: false },
-      workspace: { type: 'string', default: 'Default' },
+      workspace: { type: 'string' },
       plan: { type: 'string' },
       'hold-ms': { type: 'string', default: '0' },
       private: { type: 'boolean', default: false },

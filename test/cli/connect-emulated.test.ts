@@ -87,12 +87,10 @@ describe('postdeck admin connect-emulated-tiktok', { timeout: 240_000 }, () => {
     expect(schema.privacyLevelOptions).toContain('PUBLIC_TO_EVERYONE');
   });
 
-  it("works with only DATA_DIR set, taking the server's TikTok callback from its data directory", async () => {
+  it("works with only DATA_DIR set and no --workspace, taking the server's TikTok callback from its data directory", async () => {
     const onlyDataDir = { DATA_DIR: dataDir, FERRETDB_CACHE_DIR: env.FERRETDB_CACHE_DIR! };
-    const out = await runPostdeck(
-      ['admin', 'connect-emulated-tiktok', '--workspace', workspaceId, '--json'],
-      onlyDataDir,
-    );
+    // No --workspace either: the install's own (the one bootstrap made before anyone signed up).
+    const out = await runPostdeck(['admin', 'connect-emulated-tiktok', '--json'], onlyDataDir);
     const platform = JSON.parse(out) as { id: string };
     const listed = (await (await api('/platforms')).json()) as { platforms: { id: string }[] };
     expect(listed.platforms.map((p) => p.id)).toContain(platform.id);

@@ -4,6 +4,8 @@ import { isLeaseHeld } from '../db/leases.js';
 import { notFound } from '../errors.js';
 import { findUsableInvitation } from '../identity/invitations.js';
 import { FIRST_OWNER_LEASE } from '../identity/sign-up.js';
+import type { WorkspaceDoc } from './documents.js';
+import { findUnclaimedScriptedWorkspace } from './scripted-workspace.js';
 
 /** What the holder of an invitation link may learn before accepting it: never the token. */
 export interface InvitationPreview {
@@ -28,6 +30,24 @@ export async function previewInvitation(deps: CoreDeps, token: string): Promise<
     email: invitation.email,
     expiresAt: invitation.expiresAt,
   };
+}
+
+/**
+ * The install's main workspace, where admin commands act when no workspace is named: the first
+ * owner's first workspace, else one a script made before anyone signed up; null on a bare install.
+ */
+export async function installWorkspace(
+  deps: CoreDeps,
+): Promise<{ workspace: WorkspaceDoc; ownerUserId: string } | null> {
+  const owner = await deps.db.leases.findOne({ key: FIRST_OWNER_LEASE, releasedAt: null });
+  if (!owner) return findUnclaimedScriptedWorkspace(deps);
+  const memberships = await deps.db.memberships
+    .find({ userId: owner.holder, role: 'owner' })
+    .sort({ createdAt: 1 })
+    .limit(1)
+    .toArray();
+  const workspace = memberships[0] && (await deps.db.workspaces.findOne({ _id: memberships[0].workspaceId }));
+  return workspace ? { workspace, ownerUserId: owner.holder } : null;
 }
 
 /** True until the first person signs up (and so owns the install). */
