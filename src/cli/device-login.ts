@@ -33,9 +33,11 @@ export async function pollDeviceLogin(
   const deadline = Date.now() + start.expires_in * 1000;
   let intervalS = start.interval;
   for (;;) {
-    // Never sleep past the expiry: the person should hear at once that the code is gone.
-    await sleep(Math.max(0, Math.min(intervalS * 1000, deadline - Date.now())));
-    if (Date.now() >= deadline) return { status: 'expired' };
+    // Never sleep past the expiry: the person should hear at once that the code is gone. A sleep cut
+    // short by the expiry means it expired, even if the timer fired a millisecond early.
+    const untilExpiry = deadline - Date.now();
+    await sleep(Math.max(0, Math.min(intervalS * 1000, untilExpiry)));
+    if (untilExpiry <= intervalS * 1000 || Date.now() >= deadline) return { status: 'expired' };
     onWait(Math.round((deadline - Date.now()) / 1000));
 
     const response = await fetchServer(new URL('/auth/device/token', server), {
