@@ -164,6 +164,10 @@ describe('probes and API documents', () => {
     const response = await app.request('/public/v1/docs');
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(await response.text()).toContain('/public/v1/platforms');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await response.text()).toContain('<script src="docs/redoc.standalone.js"></script>');
+    const bundle = await app.request('/public/v1/docs/redoc.standalone.js');
+    expect(bundle.headers.get('content-type')).toContain('javascript');
+    expect(await bundle.text()).not.toContain('cdn.redoc.ly');
   });
 });
