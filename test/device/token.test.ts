@@ -73,6 +73,17 @@ describe('POST /auth/device/start', () => {
     expect(body).toMatchObject({ code: 'invalid_request', details: [{ path: ['body', 'client_name'] }] });
   });
 
+  it('refuses a JSON null body on start as invalid_request, while no body at all is an empty request', async () => {
+    const refused = await server.request('/auth/device/start', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'null',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'invalid_request' });
+    expect((await server.request('/auth/device/start', { method: 'POST' })).status).toBe(200);
+  });
+
   it('uses the configured prefix', async () => {
     const started = await startDeviceAuthorization(t.deps, { publicUrl: 'https://deck.example/', prefix: 'ACME' });
     expect(started.user_code).toMatch(/^ACME-[A-Z]{4}-[A-Z]{4}$/);

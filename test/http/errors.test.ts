@@ -156,7 +156,14 @@ describe('probes and API documents', () => {
     expect(Object.keys(doc.paths['/public/v1/platforms']!.get!.responses).sort()).toEqual(['200', '401']);
     expect(Object.keys(doc.components.schemas.Platform!.properties)).toContain('refreshNeeded');
     // The device flow, how agents get a key, is documented too, with its RFC error values.
-    expect(Object.keys(doc.paths['/auth/device/token']!.post!.responses).sort()).toEqual(['200', '400']);
+    expect(Object.keys(doc.paths['/auth/device/token']!.post!.responses).sort()).toEqual(['200', '400', '429']);
+    // Every status the server really answers: JSON bodies can be too large or not JSON.
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
+    expect(statuses('/public/v1/posts', 'post')).toEqual(expect.arrayContaining(['400', '413', '415']));
+    expect(statuses('/auth/device/start', 'post')).toEqual(['200', '400', '413', '415', '429']);
+    expect(statuses('/auth/device/approve', 'post')).toEqual(
+      expect.arrayContaining(['400', '401', '404', '409', '413', '415', '429']),
+    );
     expect(JSON.stringify(doc.components.schemas.DeviceTokenError)).toContain('slow_down');
   });
 

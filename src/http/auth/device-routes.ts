@@ -33,7 +33,9 @@ export function createDeviceRouter(options: DeviceRouterOptions): Router<AppStat
   const router = new Router<AppState>({ prefix: '/auth/device' });
 
   router.post('/start', async (ctx) => {
-    const body = validate(DeviceStartBodySchema, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body');
+    // No body is an empty request; a JSON null is a body, and not an object.
+    const raw = await readJsonBody(ctx, bodyLimitBytes);
+    const body = validate(DeviceStartBodySchema, raw === undefined ? {} : raw, 'body');
     noStore(ctx);
     ctx.body = await startDeviceAuthorization(deps, {
       clientName: body.client_name,
