@@ -161,6 +161,13 @@ describe('probes and API documents', () => {
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
     expect(statuses('/public/v1/posts', 'post')).toEqual(expect.arrayContaining(['400', '413', '415']));
     expect(statuses('/auth/device/start', 'post')).toEqual(['200', '400', '413', '415', '429']);
+    // mode schedule needs scheduledFor, said in the body schemas themselves.
+    for (const name of ['PostCreate', 'PostPublish']) {
+      expect(doc.components.schemas[name]).toMatchObject({
+        if: { properties: { mode: { const: 'schedule' } }, required: ['mode'] },
+        then: { required: ['scheduledFor'] },
+      });
+    }
     expect(statuses('/auth/device/approve', 'post')).toEqual(
       expect.arrayContaining(['400', '401', '404', '409', '413', '415', '429']),
     );
