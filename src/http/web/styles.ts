@@ -73,6 +73,9 @@ th,td{text-align:left;padding:.6rem .75rem;border-bottom:1px solid var(--line);v
 th{color:var(--muted);font-weight:600;font-size:.85rem;text-transform:uppercase;letter-spacing:.03em}
 .table{overflow-x:auto;border:1px solid var(--line);border-radius:12px;margin:0 0 1.5rem}
 .table tr:last-child td{border-bottom:0}
+@media (max-width:40rem){.table thead{display:none}.table table,.table caption,.table tbody,.table tr,.table td{display:block;width:100%}
+.table tr{border-bottom:1px solid var(--line);padding:.35rem 0}.table tr:last-child{border-bottom:0}.table td{border-bottom:0;padding:.3rem .75rem}
+.table td[data-label]:not([data-label=""])::before{content:attr(data-label);display:block;color:var(--muted);font-size:.75rem;font-weight:600;text-transform:uppercase;letter-spacing:.03em}}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 .badge{display:inline-block;white-space:nowrap;border-radius:999px;padding:.05rem .6rem;font-size:.8rem;font-weight:600;background:var(--info-bg)}
 .badge.off{background:var(--danger-bg);color:var(--danger)}
