@@ -109,7 +109,9 @@ padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .post-head{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;justify-content:space-between}
 .post .time{font-weight:700;font-variant-numeric:tabular-nums}
 .post-account{font-weight:600}
-.week .post-account{font-weight:400;color:var(--muted)}
+.week .post-account{font-weight:400;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;overflow-wrap:normal}
+.post-thumb{display:block;width:100%;max-width:12rem;aspect-ratio:9/16;object-fit:cover;border-radius:8px;margin:.35rem 0;background:var(--line)}
+.week .post-thumb{max-width:100%;aspect-ratio:3/4}
 .post .error-text{color:var(--danger)}
 .day-posts{margin:0 0 1.5rem}
 .day-posts .post{background:var(--card);padding:1rem 1.1rem;font-size:1rem}
