@@ -94,6 +94,17 @@ describe('connecting a TikTok account in the browser', { timeout: 300_000 }, () 
     await page.waitForURL((url) => url.toString().startsWith(`${emulatorUrl}/v2/auth/authorize/`));
     await page.getByRole('radio', { name: 'Browser Creator (@browser.creator)' }).check();
     await shot('tiktok-emulator-consent.png');
+    // Styled for a phone too: the card fills a 390 px screen and both buttons sit on it.
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await page.locator('meta[name="viewport"]').count()).toBe(1);
+    for (const name of ['Authorize', 'Cancel']) {
+      const box = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(box.height).toBeGreaterThanOrEqual(40);
+    }
+    await shot('tiktok-emulator-consent-390.png');
+    await page.setViewportSize({ width: 1100, height: 900 });
     await page.getByRole('button', { name: 'Authorize' }).click();
 
     await page.waitForURL((url) => url.pathname === '/platforms' && url.searchParams.get('notice') === 'connected');
