@@ -5,8 +5,9 @@ import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
 import { deepFreeze, withoutEmpty } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
+import { PlanEnvSchema, planSettings } from './settings/plans.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
-import { DEFAULT_PLANS, PlanTableSchema, type PlanTable } from './core/plans.js';
+import type { PlanTable } from './core/plans.js';
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -53,7 +54,6 @@ const EnvSchema = z
     JOB_CONCURRENCY: positiveInt.default(10),
     PUBLISH_CONCURRENCY: positiveInt.default(50),
     SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
-    POSTDECK_PLANS_FILE: z.string().min(1).optional(),
     OPEN_SIGNUP: boolean.default(false),
     DEVICE_CODE_PREFIX: z
       .string()
@@ -83,7 +83,8 @@ const EnvSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
   })
-  .extend(ChatEnvSchema.shape);
+  .extend(ChatEnvSchema.shape)
+  .extend(PlanEnvSchema.shape);
 
 /** The parsed, frozen settings object handed to the composition root. */
 export interface Config {
@@ -120,6 +121,8 @@ export interface Config {
     readonly drainMs: number;
   };
   readonly plans: PlanTable;
+  /** The plan new accounts start on (DEFAULT_PLAN). */
+  readonly defaultPlan: string;
   readonly auth: {
     /** May anyone sign up (getting their own account), or only the first user and invitees? */
     readonly openSignup: boolean;
@@ -190,7 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, vars.DATA_DIR);
   const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
-  const plans = loadPlans(vars.POSTDECK_PLANS_FILE && path.resolve(cwd, vars.POSTDECK_PLANS_FILE));
+  const planned = planSettings(vars, cwd);
+  if ('problems' in planned) throw new ConfigError(planned.problems);
 
   return deepFreeze({
     port: vars.PORT,
@@ -233,7 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       publishConcurrency: vars.PUBLISH_CONCURRENCY,
       drainMs: vars.SHUTDOWN_DRAIN_MS,
     },
-    plans,
+    plans: planned.plans,
+    defaultPlan: planned.defaultPlan,
     auth: { openSignup: vars.OPEN_SIGNUP, devicePrefix: vars.DEVICE_CODE_PREFIX },
     client: {
       configDir: path.resolve(
@@ -278,21 +283,4 @@ function combinationProblems(vars: z.infer<typeof EnvSchema>): string[] {
     problems.push('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET: set both or neither');
   }
   return [...problems, ...chatProblems(vars)];
-}
-
-function loadPlans(file: string | undefined): PlanTable {
-  if (!file) return DEFAULT_PLANS;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError([`POSTDECK_PLANS_FILE: cannot read ${file} as JSON (${(error as Error).message})`]);
-  }
-  const parsed = PlanTableSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `POSTDECK_PLANS_FILE ${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
-  }
-  return parsed.data;
 }

@@ -60,6 +60,7 @@ export async function openCore(
   const base: Omit<CoreDeps, 'jobs'> = {
     db: collectionsOf(database.db),
     plans: config.plans,
+    defaultPlan: config.defaultPlan,
     logger,
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),

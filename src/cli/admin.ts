@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../core/context.js';
+import { limitsOf } from '../core/plans.js';
 import { bootstrapTenant } from '../core/tenancy/bootstrap.js';
+import { setAccountPlan } from '../core/tenancy/create-tenant.js';
 import { installWorkspace } from '../core/tenancy/onboarding.js';
 import { MAX_PROBE_HOLD_MS, readWorkerProbe, sendWorkerProbe } from '../core/ops/worker-probe.js';
 import { randomUUID } from 'node:crypto';
@@ -125,4 +127,26 @@ async function mainWorkspaceId(deps: CoreDeps): Promise<string> {
     );
   }
   return main.workspace._id;
+}
+
+/** `postdeck admin set-plan --plan PLAN [--workspace ID]`: moves the workspace's account to a plan of the table. */
+export async function setPlanCommand(options: {
+  workspace: string | undefined;
+  plan: string | undefined;
+}): Promise<void> {
+  if (!options.plan)
+    throw new Error('--plan is required (a plan of the plan table, e.g. free, creator, team, unlimited)');
+  const { config, logger } = cliRuntime({ logsTo: 'stderr', level: 'warn' });
+  const core = await openCore(config, logger);
+  try {
+    const scope = await systemScopeFor(core.deps, options.workspace ?? (await mainWorkspaceId(core.deps)));
+    await setAccountPlan(core.deps, scope.accountId, options.plan);
+    const limits = limitsOf(core.deps.plans, options.plan);
+    process.stdout.write(
+      `Account ${scope.accountId} is on the ${options.plan} plan: ${limits.monthlyPosts} posts, ` +
+        `${limits.captionCredits} caption credits and ${limits.imageCredits} image credits a month.\n`,
+    );
+  } finally {
+    await core.close();
+  }
 }

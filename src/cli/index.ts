@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './admin.js';
+import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand, setPlanCommand } from './admin.js';
 import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './login.js';
 import { registerDiscordCommandsCommand } from './discord.js';
 import { emulateTikTokCommand } from './emulate.js';
@@ -14,6 +14,8 @@ Commands:
   serve [--role all|api|worker]     run Postdeck (default: all roles in one process)
   admin bootstrap [--json] [--workspace NAME] [--plan PLAN]
                                     mint an API key for the install's workspace (or the one named; made if missing)
+  admin set-plan --plan PLAN [--workspace ID]
+                                    move the install's (or the named) workspace's account to a plan
   admin probe-worker [--hold-ms N] [--timeout-ms N]
                                     send a job through the queue and wait for a worker
   admin connect-emulated-tiktok [--workspace ID] [--private] [--json]
@@ -61,6 +63,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       return serveCommand(values.role);
+    case 'admin set-plan':
+      return setPlanCommand({ workspace: values.workspace, plan: values.plan });
     case 'admin bootstrap':
       return bootstrapCommand({ workspace: values.workspace, plan: values.plan, json: values.json });
     case 'admin connect-emulated-tiktok':

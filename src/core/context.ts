@@ -13,6 +13,8 @@ import type { TikTokHttp } from './providers/tiktok/http.js';
 export interface CoreDeps {
   readonly db: Collections;
   readonly plans: PlanTable;
+  /** The plan new accounts start on. */
+  readonly defaultPlan: string;
   readonly logger: Logger;
   readonly now: () => Date;
   /** Seals provider tokens at rest. */

@@ -96,6 +96,19 @@ describe('postdeck admin connect-emulated-tiktok', { timeout: 240_000 }, () => {
     expect(listed.platforms.map((p) => p.id)).toContain(platform.id);
   });
 
+  it('starts the install on the unlimited plan, and admin set-plan moves it to another', async () => {
+    const usage = async () =>
+      (await (await api('/usage')).json()) as {
+        monthlyPosts: { allowance: number };
+        imageCredits: { allowance: number };
+      };
+    expect((await usage()).monthlyPosts.allowance).toBe(1_000_000);
+    const said = await runPostdeck(['admin', 'set-plan', '--plan', 'free'], env);
+    expect(said).toContain('is on the free plan: 30 posts, 20 caption credits and 0 image credits a month.');
+    expect(await usage()).toMatchObject({ monthlyPosts: { allowance: 30 }, imageCredits: { allowance: 0 } });
+    await expect(runPostdeck(['admin', 'set-plan', '--plan', 'gold'], env)).rejects.toThrow(/Unknown plan "gold"/);
+  });
+
   it('--private gives the account the private privacy options and no duet or stitch; it survives a restart', async () => {
     const out = await runPostdeck(
       ['admin', 'connect-emulated-tiktok', '--workspace', workspaceId, '--private', '--json'],

@@ -78,6 +78,8 @@ export async function openTestDatabase(
   const base: Omit<CoreDeps, 'jobs'> = {
     db: collectionsOf(db),
     plans: options.plans ?? DEFAULT_PLANS,
+    // Tests default to the free plan, whose small caps they exercise; installs default to unlimited.
+    defaultPlan: 'free',
     logger,
     now: () => new Date(),
     secrets: createSecretBox(newSecretKey()),

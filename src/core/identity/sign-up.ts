@@ -91,7 +91,7 @@ export async function signUp(
     }
     const tenant = await createTenant(deps, {
       name: `${input.name}'s workspace`,
-      plan: options.plan ?? 'free',
+      plan: options.plan ?? deps.defaultPlan,
       ownerUserId: userId,
     });
     deps.logger.info({ userId, workspaceId: tenant.workspace._id, firstOwner: firstOwner !== null }, 'user signed up');

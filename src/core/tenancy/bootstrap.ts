@@ -42,7 +42,7 @@ export async function bootstrapTenant(
     const user = await createUser(deps, { email: null, name: `${workspaceName} owner` });
     const tenant = await createTenant(deps, {
       name: workspaceName,
-      plan: input.plan ?? 'free',
+      plan: input.plan ?? deps.defaultPlan,
       ownerUserId: user._id,
     });
     accountId = tenant.account._id;
