@@ -50,6 +50,11 @@ export async function installWorkspace(
   return workspace ? { workspace, ownerUserId: owner.holder } : null;
 }
 
+/** True for the person who owns the install (its first sign-up): only they may change accounts' plans. */
+export async function isInstallOwner(deps: CoreDeps, userId: string): Promise<boolean> {
+  return (await deps.db.leases.countDocuments({ key: FIRST_OWNER_LEASE, releasedAt: null, holder: userId })) > 0;
+}
+
 /** True until the first person signs up (and so owns the install). */
 export async function isFreshInstall(deps: CoreDeps): Promise<boolean> {
   return !(await isLeaseHeld(deps.db, FIRST_OWNER_LEASE, deps.now()));
