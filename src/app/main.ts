@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { CoreDeps } from '../core/context.js';
+import { ApiKeyCache } from '../core/auth/key-cache.js';
 import { resolveSecretKey } from '../core/crypto/key-file.js';
 import { createSecretBox } from '../core/crypto/secret-box.js';
 import { collectionsOf, ensureIndexes } from '../core/db/collections.js';
@@ -57,13 +58,15 @@ export async function openCore(
     await database.close();
     throw error;
   }
+  const db = collectionsOf(database.db);
   const base: Omit<CoreDeps, 'jobs'> = {
-    db: collectionsOf(database.db),
+    db,
     plans: config.plans,
     defaultPlan: config.defaultPlan,
     logger,
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
+    keyCache: new ApiKeyCache(db, logger),
     tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
     ai: {
       provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger),
@@ -94,6 +97,7 @@ export async function openCore(
     jobs,
     async close() {
       await jobs.stop(config.jobs.drainMs);
+      await deps.keyCache.flush();
       await database.close();
     },
   };
@@ -160,6 +164,7 @@ export async function startPostdeck(
         await http?.stop();
         const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
+        await core.deps.keyCache.flush();
         await core.database.close();
         await stopEmulators();
         logger.info('stopped');

@@ -1,5 +1,5 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type { ApiKeyDoc, ApiKeyUsageDoc } from '../auth/documents.js';
+import type { ApiKeyDoc, ApiKeyRevisionDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
 import type {
   ChatCardDoc,
@@ -39,6 +39,7 @@ export interface Collections {
   invitations: Collection<InvitationDoc>;
   apiKeys: Collection<ApiKeyDoc>;
   apiKeyUsage: Collection<ApiKeyUsageDoc>;
+  apiKeyRevisions: Collection<ApiKeyRevisionDoc>;
   platforms: Collection<PlatformDoc>;
   platformTokens: Collection<PlatformTokenDoc>;
   oauthStates: Collection<OAuthStateDoc>;
@@ -87,6 +88,7 @@ const INDEXES: IndexTable = {
   invitations: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }, { key: { expiresAt: 1 } }],
   apiKeys: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }],
   apiKeyUsage: [],
+  apiKeyRevisions: [],
   platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
   // Looked up by `_id`; the upkeep reads every document's dates (no filter the emulator could push down).
   platformTokens: [],
@@ -149,6 +151,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   invitations: 'invitations',
   apiKeys: 'api_keys',
   apiKeyUsage: 'api_key_usage',
+  apiKeyRevisions: 'api_key_revisions',
   platforms: 'platforms',
   platformTokens: 'platform_tokens',
   oauthStates: 'oauth_states',
