@@ -22,7 +22,13 @@ import type {
 } from '../media/documents.js';
 import type { OAuthClientDoc, OAuthCodeDoc } from '../oauth/documents.js';
 import type { WorkerProbeDoc } from '../ops/documents.js';
-import type { OAuthStateDoc, OAuthStateUseDoc, PlatformDoc, PlatformTokenDoc } from '../platforms/documents.js';
+import type {
+  CreatorInfoDoc,
+  OAuthStateDoc,
+  OAuthStateUseDoc,
+  PlatformDoc,
+  PlatformTokenDoc,
+} from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from '../publishing/documents.js';
 import type { GenerationJobDoc } from '../slides/generation/documents.js';
@@ -42,6 +48,7 @@ export interface Collections {
   apiKeyRevisions: Collection<ApiKeyRevisionDoc>;
   platforms: Collection<PlatformDoc>;
   platformTokens: Collection<PlatformTokenDoc>;
+  creatorInfo: Collection<CreatorInfoDoc>;
   oauthStates: Collection<OAuthStateDoc>;
   oauthStateUses: Collection<OAuthStateUseDoc>;
   leases: Collection<LeaseDoc>;
@@ -92,6 +99,7 @@ const INDEXES: IndexTable = {
   platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
   // Looked up by `_id`; the upkeep reads every document's dates (no filter the emulator could push down).
   platformTokens: [],
+  creatorInfo: [],
   oauthStates: [{ key: { expiresAt: 1 } }],
   oauthStateUses: [{ key: { expiresAt: 1 } }],
   leases: [{ key: { key: 1, generation: -1 } }, { key: { expiresAt: 1 } }],
@@ -154,6 +162,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   apiKeyRevisions: 'api_key_revisions',
   platforms: 'platforms',
   platformTokens: 'platform_tokens',
+  creatorInfo: 'creator_info',
   oauthStates: 'oauth_states',
   oauthStateUses: 'oauth_state_uses',
   leases: 'leases',
