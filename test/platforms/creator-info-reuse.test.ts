@@ -75,7 +75,12 @@ describe('creator info under bursts of API reads', () => {
       expect(await w.t.deps.db.creatorInfo.countDocuments({ _id: platform._id })).toBe(1);
       // Within the half minute, a process finds the stored answer rather than asking again.
       const before = a.calls + b.calls;
-      for (const replica of [a, b]) expect((await schemaOf(replica.server, platform._id)).status).toBe(200);
+      const stored = await w.t.deps.db.creatorInfo.findOne({ _id: platform._id });
+      for (const replica of [a, b]) {
+        const answer = await schemaOf(replica.server, platform._id);
+        // checkedAt says when TikTok was asked, not when the stored answer was served.
+        expect(await answer.json()).toMatchObject({ checkedAt: stored?.fetchedAt.toISOString() });
+      }
       expect(a.calls + b.calls).toBe(before);
     },
   );

@@ -13,8 +13,13 @@ import { withTikTokToken } from './tiktok-token-access.js';
  */
 export const CREATOR_INFO_REUSE_MS = 30_000;
 
+/** Creator info and when TikTok was asked for it. */
+export interface CreatorInfoRead extends TikTokCreatorInfoResult {
+  checkedAt: Date;
+}
+
 // Reads under way in this process, by platform: a burst shares one TikTok call.
-const underWay = new WeakMap<CoreDeps['db'], Map<string, Promise<TikTokCreatorInfoResult>>>();
+const underWay = new WeakMap<CoreDeps['db'], Map<string, Promise<CreatorInfoRead>>>();
 
 /**
  * The account's creator info, from the database when another read (in any process) made it within
@@ -25,11 +30,13 @@ export async function readCreatorInfo(
   deps: CoreDeps,
   platform: PlatformDoc,
   caller: TikTokCaller,
-): Promise<TikTokCreatorInfoResult> {
+): Promise<CreatorInfoRead> {
   const stored = await deps.db.creatorInfo.findOne({ _id: platform._id });
-  if (stored && deps.now().getTime() - stored.fetchedAt.getTime() < CREATOR_INFO_REUSE_MS) return stored.result;
+  if (stored && deps.now().getTime() - stored.fetchedAt.getTime() < CREATOR_INFO_REUSE_MS) {
+    return { ...stored.result, checkedAt: stored.fetchedAt };
+  }
   let reads = underWay.get(deps.db);
-  if (!reads) underWay.set(deps.db, (reads = new Map<string, Promise<TikTokCreatorInfoResult>>()));
+  if (!reads) underWay.set(deps.db, (reads = new Map<string, Promise<CreatorInfoRead>>()));
   const shared = reads.get(platform._id);
   if (shared) return shared;
   const read = fetchAndStore(deps, platform, caller).finally(() => reads.delete(platform._id));
@@ -42,11 +49,7 @@ export async function forgetCreatorInfo(deps: CoreDeps, platformId: string): Pro
   await deps.db.creatorInfo.deleteOne({ _id: platformId });
 }
 
-async function fetchAndStore(
-  deps: CoreDeps,
-  platform: PlatformDoc,
-  caller: TikTokCaller,
-): Promise<TikTokCreatorInfoResult> {
+async function fetchAndStore(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
   const result = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(deps.tiktok, token, caller));
   const doc = { _id: platform._id, workspaceId: platform.workspaceId, result, fetchedAt: deps.now() };
   try {
@@ -55,5 +58,5 @@ async function fetchAndStore(
     // Another process stored its read first; both are fresh.
     if (!isDuplicateKeyError(error)) throw error;
   }
-  return result;
+  return { ...result, checkedAt: doc.fetchedAt };
 }

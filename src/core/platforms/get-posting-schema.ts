@@ -15,5 +15,5 @@ export async function getPostingSchema(deps: CoreDeps, scope: Scope, platformId:
   const platform = await findWorkspacePlatform(deps, scope, platformId);
   requirePostingPlatform(platform);
   const creator = await readCreatorInfo(deps, platform, 'request');
-  return buildTikTokPostingSchema({ platform: toPlatform(platform), creator, checkedAt: deps.now() });
+  return buildTikTokPostingSchema({ platform: toPlatform(platform), creator, checkedAt: creator.checkedAt });
 }
