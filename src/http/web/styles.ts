@@ -99,7 +99,7 @@ h2.range{margin:0 0 .25rem}
 .day h3{font-size:.95rem;margin:0 0 .5rem}
 .day h3 a{color:var(--text);text-decoration:none}.day h3 a:hover{text-decoration:underline}
 .day .empty{font-size:.85rem;margin:0}
-.posts{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
+.posts{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:minmax(0,1fr);gap:.5rem}
 .post{background:var(--bg);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:8px;
 padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .post p{margin:0 0 .25rem}
