@@ -11,7 +11,12 @@ import { createAiProvider } from '../core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
-import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
+import {
+  externalTikTokEmulator,
+  requireExternalTikTokEmulator,
+  tiktokClientConfig,
+  usesTikTokEmulator,
+} from './tiktok-setup.js';
 import { aiProviderConfig, usesOpenAiEmulator } from './openai-setup.js';
 import { startLocalOpenAiEmulator } from './openai-emulator.js';
 import { startChatBots } from './chat-setup.js';
@@ -100,17 +105,25 @@ export async function openCore(
 }
 
 /**
- * The composition root: config, the TikTok emulator when no TikTok credentials are set, database,
- * core, jobs, then the adapters of the chosen roles.
+ * The composition root: config, the TikTok emulator when no TikTok credentials are set (the built-in
+ * one, unless TIKTOK_EMULATOR_URL names one already running), database, core, jobs, then the
+ * adapters of the chosen roles.
  */
 export async function startPostdeck(
   config: Config,
   logger: Logger,
   roles: ReadonlySet<Role>,
 ): Promise<RunningPostdeck> {
-  const emulator: LocalTikTokEmulator | undefined = usesTikTokEmulator(config)
-    ? await startLocalTikTokEmulator(config, logger)
-    : undefined;
+  const external = externalTikTokEmulator(config);
+  if (external) {
+    await requireExternalTikTokEmulator(external);
+    logger.info(
+      { url: external.apiUrl, consentPage: external.authUrl },
+      'TikTok emulator in use (TIKTOK_EMULATOR_URL): accounts are emulated and posts go nowhere real',
+    );
+  }
+  const emulator: LocalTikTokEmulator | undefined =
+    usesTikTokEmulator(config) && !external ? await startLocalTikTokEmulator(config, logger) : undefined;
   const openai = usesOpenAiEmulator(config) ? await startLocalOpenAiEmulator(config, logger) : undefined;
   const stopEmulators = async () => {
     await emulator?.stop();
@@ -119,7 +132,7 @@ export async function startPostdeck(
   let core: Core;
   try {
     core = await openCore(config, logger, {
-      tiktok: tiktokClientConfig(config, emulator),
+      tiktok: tiktokClientConfig(config, emulator ?? external),
       ai: aiProviderConfig(config, openai?.baseUrl),
     });
   } catch (error) {

@@ -59,7 +59,7 @@ export async function emulateTikTokCommand(flags: { port?: string; host?: string
       `  data file:      ${dataFile}\n` +
       `  control API:    ${emulator.url}/__control/accounts\n` +
       `Point Postdeck at it (and leave TIKTOK_CLIENT_KEY/SECRET unset):\n` +
-      `  TIKTOK_AUTH_BASE_URL=${emulator.url} TIKTOK_API_BASE_URL=${emulator.url}\n`,
+      `  TIKTOK_EMULATOR_URL=${emulator.url}\n`,
   );
   const shutdown = () => {
     emulator.stop().then(

@@ -33,6 +33,7 @@ describe('postdeck emulate tiktok', () => {
     expect(output()).toContain('client key:     emulator-client-key');
     expect(output()).toContain('client secret:  emulator-client-secret');
     expect(output()).toContain('redirect URI:   http://localhost:18080/platforms/tiktok/callback');
+    expect(output()).toContain(`TIKTOK_EMULATOR_URL=${url}`);
     const accounts = (await (await fetch(`${url}/__control/accounts`)).json()) as { accounts: { username: string }[] };
     expect(accounts.accounts).toEqual([expect.objectContaining({ username: 'emulated.creator' })]);
     // The consent page accepts the Postdeck callback URL.
