@@ -9,7 +9,9 @@ COPY src ./src
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+# No Go here, so no embedded FerretDB (it is built with Go at first start): MONGODB_URI is required,
+# and EMBEDDED_DB=none makes its absence a clear start-up error rather than a failed build.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data EMBEDDED_DB=none
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

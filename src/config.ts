@@ -31,7 +31,7 @@ const EnvSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,60}$/)
       .default('postdeck'),
-    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
+    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb', 'none']).default('auto'),
     MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
     MONGOD_DOWNLOAD: boolean.default(true),
     FERRETDB_CACHE_DIR: z.string().min(1).optional(),
@@ -97,7 +97,8 @@ export interface Config {
   readonly mongo: {
     readonly uri: string | undefined;
     readonly dbName: string;
-    readonly embedded: 'auto' | 'mongod' | 'ferretdb';
+    /** `none`: MONGODB_URI is required (the Docker image, which cannot build FerretDB). */
+    readonly embedded: 'auto' | 'mongod' | 'ferretdb' | 'none';
     readonly mongodBinary: string | undefined;
     readonly mongodDownload: boolean;
     readonly ferretCacheDir: string;
