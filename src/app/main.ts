@@ -26,6 +26,7 @@ import { createHttpApp } from '../http/app.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import { POSTDECK_VERSION } from './version.js';
+import { startWorkerHeartbeat } from './worker-heartbeat.js';
 import type { Logger } from '../logger.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
@@ -140,9 +141,13 @@ export async function startPostdeck(
     throw error;
   }
   let http: RunningHttpServer | undefined;
+  let heartbeat: { stop(): void } | undefined;
   try {
     const chatEndpoints = startChatBots(core.deps, config, logger);
-    if (roles.has('worker')) await core.jobs.startProcessing();
+    if (roles.has('worker')) {
+      await core.jobs.startProcessing();
+      heartbeat = startWorkerHeartbeat(config.dataDir, () => core.database.ping(), logger);
+    }
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
@@ -159,6 +164,7 @@ export async function startPostdeck(
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }
   } catch (error) {
+    heartbeat?.stop();
     await core.close();
     await stopEmulators();
     throw error;
@@ -171,6 +177,7 @@ export async function startPostdeck(
     stop() {
       stopping ??= (async () => {
         await http?.stop();
+        heartbeat?.stop();
         const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         await core.database.close();
