@@ -26,8 +26,8 @@ Commands:
                                     --show-key prints only the key, for scripts and curl
   logout                            revoke the stored key and forget it
   mcp [--server URL]                the MCP server on stdio for desktop agents (key: POSTDECK_API_KEY or login's)
-  emulate tiktok [--port N] [--host H] [--data-file F]
-                                    run the local TikTok emulator (for development and tests)
+  emulate tiktok [--port N] [--host H] [--data-file F] [--pull-via URL]
+                                    run the local TikTok emulator (for development, tests and Docker)
   discord register-commands [--guild ID]
                                     register /postdeck with Discord (one server, or globally)
   help                              show this text
@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'data-file': { type: 'string' },
+      'pull-via': { type: 'string' },
       guild: { type: 'string' },
       'show-key': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -98,6 +99,7 @@ async function main(argv: string[]): Promise<void> {
         port: values.port,
         host: values.host,
         dataFile: values['data-file'],
+        pullVia: values['pull-via'],
       });
     case 'discord register-commands':
       return (await import('./discord.js')).registerDiscordCommandsCommand({ guild: values.guild });
