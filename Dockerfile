@@ -20,6 +20,8 @@ COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# No HEALTHCHECK: the image runs every role, and each needs its own check (docker-compose.yml):
+# `serve` and `--role api` answer GET /healthz on PORT; `--role worker` serves no HTTP, and
+# `node bin/postdeck.js admin worker-health` reads the heartbeat it writes.
 ENTRYPOINT ["node", "bin/postdeck.js"]
 CMD ["serve"]
