@@ -93,8 +93,13 @@ describe('postdeck serve with TIKTOK_EMULATOR_URL', { timeout: 60_000 }, () => {
   });
 
   it('admin connect-emulated-tiktok uses the same emulator', async () => {
+    const accounts = async () =>
+      ((await (await fetch(`${env.TIKTOK_EMULATOR_URL}/__control/accounts`)).json()) as { accounts: unknown[] })
+        .accounts.length;
+    const before = await accounts();
     const out = await runPostdeck(['admin', 'connect-emulated-tiktok', '--json'], env);
     expect(JSON.parse(out)).toMatchObject({ provider: 'tiktok' });
+    expect(await accounts()).toBe(before + 1);
   });
 
   it('refuses to start, saying what to do, when no emulator answers there', async () => {
