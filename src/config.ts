@@ -31,7 +31,7 @@ const EnvSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,60}$/)
       .default('postdeck'),
-    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
+    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb', 'none']).default('auto'),
     MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
     MONGOD_DOWNLOAD: boolean.default(true),
     FERRETDB_CACHE_DIR: z.string().min(1).optional(),
@@ -69,6 +69,8 @@ const EnvSchema = z
     TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
     TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
     TIKTOK_EMULATOR_PORT: port.default(0),
+    TIKTOK_EMULATOR_URL: z.url().optional(),
+    TIKTOK_EMULATOR_PUBLIC_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_TEXT_MODEL: z.string().min(1).default('gpt-4.1-mini'),
@@ -95,7 +97,8 @@ export interface Config {
   readonly mongo: {
     readonly uri: string | undefined;
     readonly dbName: string;
-    readonly embedded: 'auto' | 'mongod' | 'ferretdb';
+    /** `none`: MONGODB_URI is required (the Docker image, which cannot build FerretDB). */
+    readonly embedded: 'auto' | 'mongod' | 'ferretdb' | 'none';
     readonly mongodBinary: string | undefined;
     readonly mongodDownload: boolean;
     readonly ferretCacheDir: string;
@@ -145,8 +148,11 @@ export interface Config {
     readonly authBaseUrl: string;
     readonly apiBaseUrl: string;
   };
-  /** The built-in TikTok emulator, started when no TikTok credentials are set (port 0: any free port). */
-  readonly tiktokEmulator: { readonly port: number };
+  /**
+   * Without TikTok credentials: the built-in emulator's port (0: any free port), or an emulator already
+   * running elsewhere (`url` for server-to-server calls, `publicUrl` for the browser's consent page).
+   */
+  readonly tiktokEmulator: { readonly port: number; readonly url?: string; readonly publicUrl?: string };
   /**
    * The AI provider (OpenAI or an OpenAI-compatible server). Without OPENAI_API_KEY the built-in
    * emulator answers (on `emulatorPort`), unless OPENAI_BASE_URL names a server that needs no key.
@@ -256,7 +262,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       authBaseUrl: vars.TIKTOK_AUTH_BASE_URL.replace(/\/+$/, ''),
       apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
     },
-    tiktokEmulator: { port: vars.TIKTOK_EMULATOR_PORT },
+    tiktokEmulator: {
+      port: vars.TIKTOK_EMULATOR_PORT,
+      url: vars.TIKTOK_EMULATOR_URL?.replace(/\/+$/, ''),
+      publicUrl: (vars.TIKTOK_EMULATOR_PUBLIC_URL ?? vars.TIKTOK_EMULATOR_URL)?.replace(/\/+$/, ''),
+    },
     ai: {
       apiKey: vars.OPENAI_API_KEY,
       baseUrl: vars.OPENAI_BASE_URL?.replace(/\/+$/, ''),
@@ -281,6 +291,9 @@ function combinationProblems(vars: z.infer<typeof EnvSchema>): string[] {
   }
   if (Boolean(vars.TIKTOK_CLIENT_KEY) !== Boolean(vars.TIKTOK_CLIENT_SECRET)) {
     problems.push('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET: set both or neither');
+  }
+  if (vars.TIKTOK_EMULATOR_PUBLIC_URL && !vars.TIKTOK_EMULATOR_URL) {
+    problems.push('TIKTOK_EMULATOR_PUBLIC_URL: set TIKTOK_EMULATOR_URL too (the address Postdeck calls)');
   }
   return [...problems, ...chatProblems(vars)];
 }

@@ -12,7 +12,12 @@ import { createAiProvider } from '../core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
-import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
+import {
+  externalTikTokEmulator,
+  requireExternalTikTokEmulator,
+  tiktokClientConfig,
+  usesTikTokEmulator,
+} from './tiktok-setup.js';
 import { aiProviderConfig, usesOpenAiEmulator } from './openai-setup.js';
 import { startLocalOpenAiEmulator } from './openai-emulator.js';
 import { startChatBots } from './chat-setup.js';
@@ -22,6 +27,7 @@ import { createHttpApp } from '../http/app.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import { POSTDECK_VERSION } from './version.js';
+import { startWorkerHeartbeat } from './worker-heartbeat.js';
 import type { Logger } from '../logger.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
@@ -104,17 +110,25 @@ export async function openCore(
 }
 
 /**
- * The composition root: config, the TikTok emulator when no TikTok credentials are set, database,
- * core, jobs, then the adapters of the chosen roles.
+ * The composition root: config, the TikTok emulator when no TikTok credentials are set (the built-in
+ * one, unless TIKTOK_EMULATOR_URL names one already running), database, core, jobs, then the
+ * adapters of the chosen roles.
  */
 export async function startPostdeck(
   config: Config,
   logger: Logger,
   roles: ReadonlySet<Role>,
 ): Promise<RunningPostdeck> {
-  const emulator: LocalTikTokEmulator | undefined = usesTikTokEmulator(config)
-    ? await startLocalTikTokEmulator(config, logger)
-    : undefined;
+  const external = externalTikTokEmulator(config);
+  if (external) {
+    await requireExternalTikTokEmulator(external);
+    logger.info(
+      { url: external.apiUrl, consentPage: external.authUrl },
+      'TikTok emulator in use (TIKTOK_EMULATOR_URL): accounts are emulated and posts go nowhere real',
+    );
+  }
+  const emulator: LocalTikTokEmulator | undefined =
+    usesTikTokEmulator(config) && !external ? await startLocalTikTokEmulator(config, logger) : undefined;
   const openai = usesOpenAiEmulator(config) ? await startLocalOpenAiEmulator(config, logger) : undefined;
   const stopEmulators = async () => {
     await emulator?.stop();
@@ -123,7 +137,7 @@ export async function startPostdeck(
   let core: Core;
   try {
     core = await openCore(config, logger, {
-      tiktok: tiktokClientConfig(config, emulator),
+      tiktok: tiktokClientConfig(config, emulator ?? external),
       ai: aiProviderConfig(config, openai?.baseUrl),
     });
   } catch (error) {
@@ -131,9 +145,13 @@ export async function startPostdeck(
     throw error;
   }
   let http: RunningHttpServer | undefined;
+  let heartbeat: { stop(): void } | undefined;
   try {
     const chatEndpoints = startChatBots(core.deps, config, logger);
-    if (roles.has('worker')) await core.jobs.startProcessing();
+    if (roles.has('worker')) {
+      await core.jobs.startProcessing();
+      heartbeat = startWorkerHeartbeat(config.dataDir, () => core.database.ping(), logger);
+    }
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
@@ -150,6 +168,7 @@ export async function startPostdeck(
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }
   } catch (error) {
+    heartbeat?.stop();
     await core.close();
     await stopEmulators();
     throw error;
@@ -162,6 +181,7 @@ export async function startPostdeck(
     stop() {
       stopping ??= (async () => {
         await http?.stop();
+        heartbeat?.stop();
         const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         await core.deps.keyCache.flush();

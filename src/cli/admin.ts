@@ -11,7 +11,7 @@ import { systemScopeFor } from '../core/platforms/system-scope.js';
 import { completeTikTokConnection, startTikTokConnection } from '../core/platforms/tiktok-connect.js';
 import { openCore } from '../app/main.js';
 import { findRunningTikTokEmulator } from '../app/tiktok-emulator.js';
-import { tiktokClientConfig, usesTikTokEmulator } from '../app/tiktok-setup.js';
+import { externalTikTokEmulator, tiktokClientConfig, usesTikTokEmulator } from '../app/tiktok-setup.js';
 import { authorizeOnEmulator, createEmulatedAccount } from './emulator-consent.js';
 import { cliRuntime } from './runtime.js';
 
@@ -86,7 +86,11 @@ export async function connectEmulatedTikTokCommand(options: {
       'TikTok credentials are set (TIKTOK_CLIENT_KEY): this server talks to the real TikTok, so there is no emulator to connect an account from',
     );
   }
-  const emulator = await findRunningTikTokEmulator(config.dataDir);
+  const external = externalTikTokEmulator(config);
+  // This command plays the browser from where it runs, which reaches the emulator at its server address.
+  const emulator = external
+    ? { ...external, authUrl: external.apiUrl }
+    : await findRunningTikTokEmulator(config.dataDir);
   if (!emulator)
     throw new Error(`no TikTok emulator is running for ${config.dataDir}: start Postdeck first (npm start)`);
   const core = await openCore(config, logger, { tiktok: tiktokClientConfig(config, emulator) });
