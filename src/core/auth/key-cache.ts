@@ -51,10 +51,9 @@ export class ApiKeyCache {
    * to `remember` after reading the key from the database.
    */
   async lookup(hash: string): Promise<{ key: VerifiedKey | undefined; generation: number }> {
-    if (!this.viewIsFresh()) {
-      this.reading ??= this.readRevision().finally(() => (this.reading = null));
-      await this.reading;
-    }
+    // Reread from half the bound on, without waiting, so steady traffic never waits for it.
+    if (performance.now() - this.viewStartedAt > REVOCATION_VIEW_MS / 2) this.reading ??= this.rereadRevision();
+    if (!this.viewIsFresh()) await this.reading;
     // A database slower than the bound: trust nothing remembered, the caller reads the key itself.
     if (!this.viewIsFresh()) return { key: undefined, generation: -1 };
     return { key: this.keys.get(hash), generation: this.generation };
@@ -89,14 +88,17 @@ export class ApiKeyCache {
     this.flushTimer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS).unref();
   }
 
-  /** Writes the pending last-used times now (shutdown, tests); resolves once they are stored. */
-  flush(): Promise<void> {
+  /**
+   * Writes the pending last-used times now and lets a revision read in flight finish (shutdown, before
+   * the database closes; tests); resolves once both are done.
+   */
+  async flush(): Promise<void> {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const batch = [...this.pendingUse];
     this.pendingUse.clear();
     if (batch.length > 0) this.flushing = this.flushing.then(() => this.write(batch));
-    return this.flushing;
+    await Promise.all([this.flushing, this.reading]);
   }
 
   private async write(batch: Array<[string, Date]>): Promise<void> {
@@ -116,6 +118,12 @@ export class ApiKeyCache {
 
   private viewIsFresh(): boolean {
     return performance.now() - this.viewStartedAt <= REVOCATION_VIEW_MS;
+  }
+
+  private rereadRevision(): Promise<void> {
+    return this.readRevision()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the API key revision failed'))
+      .finally(() => (this.reading = null));
   }
 
   private async readRevision(): Promise<void> {
