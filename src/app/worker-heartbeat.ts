@@ -41,8 +41,8 @@ export function startWorkerHeartbeat(dataDir: string, check: () => Promise<void>
       if (failing) logger.info('worker heartbeat resumed');
       failing = false;
     } catch (error) {
-      // Logged once per outage; the heartbeat going stale is what reports it.
-      if (!failing) logger.warn({ err: error }, 'worker heartbeat skipped: the database does not answer');
+      // Logged once per outage (not at shutdown); the heartbeat going stale is what reports it.
+      if (!failing && !stopped) logger.warn({ err: error }, 'worker heartbeat skipped: the database does not answer');
       failing = true;
     }
     if (!stopped) timer = setTimeout(() => void beat(), HEARTBEAT_EVERY_MS).unref();
