@@ -18,7 +18,7 @@ export interface CreatorInfoRead extends TikTokCreatorInfoResult {
   checkedAt: Date;
 }
 
-// Reads under way in this process, by platform: a burst shares one TikTok call.
+// Reads under way in this process, by platform and caller: a burst shares one TikTok call.
 const underWay = new WeakMap<CoreDeps['db'], Map<string, Promise<CreatorInfoRead>>>();
 
 /**
@@ -26,22 +26,25 @@ const underWay = new WeakMap<CoreDeps['db'], Map<string, Promise<CreatorInfoRead
  * CREATOR_INFO_REUSE_MS, else from TikTok. `caller` is `request` for people and agents (refused
  * with `rate_limited` rather than made to wait) and `background` for the publishing engine.
  */
-export async function readCreatorInfo(
-  deps: CoreDeps,
-  platform: PlatformDoc,
-  caller: TikTokCaller,
-): Promise<CreatorInfoRead> {
+export function readCreatorInfo(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
+  // The database read is shared too: a caller that missed it must not start a second TikTok call
+  // just after the first one stored its answer.
+  let reads = underWay.get(deps.db);
+  if (!reads) underWay.set(deps.db, (reads = new Map<string, Promise<CreatorInfoRead>>()));
+  const key = `${platform._id}:${caller}`;
+  const shared = reads.get(key);
+  if (shared) return shared;
+  const read = storedOrFetched(deps, platform, caller).finally(() => reads.delete(key));
+  reads.set(key, read);
+  return read;
+}
+
+async function storedOrFetched(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
   const stored = await deps.db.creatorInfo.findOne({ _id: platform._id });
   if (stored && deps.now().getTime() - stored.fetchedAt.getTime() < CREATOR_INFO_REUSE_MS) {
     return { ...stored.result, checkedAt: stored.fetchedAt };
   }
-  let reads = underWay.get(deps.db);
-  if (!reads) underWay.set(deps.db, (reads = new Map<string, Promise<CreatorInfoRead>>()));
-  const shared = reads.get(platform._id);
-  if (shared) return shared;
-  const read = fetchAndStore(deps, platform, caller).finally(() => reads.delete(platform._id));
-  reads.set(platform._id, read);
-  return read;
+  return fetchAndStore(deps, platform, caller);
 }
 
 /** Forgets an account's stored creator info (disconnected, or connected again). */
