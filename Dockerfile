@@ -9,7 +9,9 @@ COPY src ./src
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+# No Go here, so no embedded FerretDB (it is built with Go at first start): MONGODB_URI is required,
+# and EMBEDDED_DB=none makes its absence a clear start-up error rather than a failed build.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data EMBEDDED_DB=none
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
@@ -18,6 +20,8 @@ COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# No HEALTHCHECK: the image runs every role, and each needs its own check (docker-compose.yml):
+# `serve` and `--role api` answer GET /healthz on PORT; `--role worker` serves no HTTP, and
+# `node bin/postdeck.js admin worker-health` reads the heartbeat it writes.
 ENTRYPOINT ["node", "bin/postdeck.js"]
 CMD ["serve"]

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded/index.js';
+import { mp4Header } from '../test/support/video.js';
 import { createLogger } from '../src/logger.js';
 
 const FILE_BYTES = 1024 * 1024 * 1024;
@@ -99,14 +100,17 @@ async function main(): Promise<void> {
   }
 }
 
-/** An MP4 as far as sniffing goes (an `ftyp` box), then incompressible filler up to `bytes`. */
+/** A parseable MP4 (ftyp and moov of one 10 s video track), then an mdat of incompressible filler up to `bytes`. */
 async function writeVideo(file: string, bytes: number): Promise<void> {
-  const ftyp = Buffer.from('000000186674797069736f6d0000020069736f6d6d703431', 'hex');
+  const header = mp4Header();
+  const mdat = Buffer.alloc(8);
+  mdat.writeUInt32BE(bytes - header.length, 0);
+  mdat.write('mdat', 4, 'latin1');
   const chunk = randomBytes(MB);
   await pipeline(
     (function* () {
-      yield ftyp;
-      for (let written = ftyp.length; written < bytes; written += chunk.length) {
+      yield Buffer.concat([header, mdat]);
+      for (let written = header.length + mdat.length; written < bytes; written += chunk.length) {
         yield chunk.subarray(0, Math.min(chunk.length, bytes - written));
       }
     })(),

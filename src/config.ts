@@ -5,8 +5,9 @@ import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
 import { deepFreeze, withoutEmpty } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
+import { PlanEnvSchema, planSettings } from './settings/plans.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
-import { DEFAULT_PLANS, PlanTableSchema, type PlanTable } from './core/plans.js';
+import type { PlanTable } from './core/plans.js';
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -30,7 +31,7 @@ const EnvSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,60}$/)
       .default('postdeck'),
-    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb']).default('auto'),
+    EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb', 'none']).default('auto'),
     MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
     MONGOD_DOWNLOAD: boolean.default(true),
     FERRETDB_CACHE_DIR: z.string().min(1).optional(),
@@ -46,13 +47,13 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     TRUST_PROXY: boolean.default(false),
     JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
     JOB_CONCURRENCY: positiveInt.default(10),
     PUBLISH_CONCURRENCY: positiveInt.default(50),
     SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
-    POSTDECK_PLANS_FILE: z.string().min(1).optional(),
     OPEN_SIGNUP: boolean.default(false),
     DEVICE_CODE_PREFIX: z
       .string()
@@ -68,6 +69,8 @@ const EnvSchema = z
     TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
     TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
     TIKTOK_EMULATOR_PORT: port.default(0),
+    TIKTOK_EMULATOR_URL: z.url().optional(),
+    TIKTOK_EMULATOR_PUBLIC_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_TEXT_MODEL: z.string().min(1).default('gpt-4.1-mini'),
@@ -82,7 +85,8 @@ const EnvSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
   })
-  .extend(ChatEnvSchema.shape);
+  .extend(ChatEnvSchema.shape)
+  .extend(PlanEnvSchema.shape);
 
 /** The parsed, frozen settings object handed to the composition root. */
 export interface Config {
@@ -93,7 +97,8 @@ export interface Config {
   readonly mongo: {
     readonly uri: string | undefined;
     readonly dbName: string;
-    readonly embedded: 'auto' | 'mongod' | 'ferretdb';
+    /** `none`: MONGODB_URI is required (the Docker image, which cannot build FerretDB). */
+    readonly embedded: 'auto' | 'mongod' | 'ferretdb' | 'none';
     readonly mongodBinary: string | undefined;
     readonly mongodDownload: boolean;
     readonly ferretCacheDir: string;
@@ -107,6 +112,8 @@ export interface Config {
     readonly maxVideoBytes: number;
   };
   readonly logLevel: string;
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
   readonly jobs: {
@@ -117,6 +124,8 @@ export interface Config {
     readonly drainMs: number;
   };
   readonly plans: PlanTable;
+  /** The plan new accounts start on (DEFAULT_PLAN). */
+  readonly defaultPlan: string;
   readonly auth: {
     /** May anyone sign up (getting their own account), or only the first user and invitees? */
     readonly openSignup: boolean;
@@ -139,8 +148,11 @@ export interface Config {
     readonly authBaseUrl: string;
     readonly apiBaseUrl: string;
   };
-  /** The built-in TikTok emulator, started when no TikTok credentials are set (port 0: any free port). */
-  readonly tiktokEmulator: { readonly port: number };
+  /**
+   * Without TikTok credentials: the built-in emulator's port (0: any free port), or an emulator already
+   * running elsewhere (`url` for server-to-server calls, `publicUrl` for the browser's consent page).
+   */
+  readonly tiktokEmulator: { readonly port: number; readonly url?: string; readonly publicUrl?: string };
   /**
    * The AI provider (OpenAI or an OpenAI-compatible server). Without OPENAI_API_KEY the built-in
    * emulator answers (on `emulatorPort`), unless OPENAI_BASE_URL names a server that needs no key.
@@ -187,7 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, vars.DATA_DIR);
   const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
-  const plans = loadPlans(vars.POSTDECK_PLANS_FILE && path.resolve(cwd, vars.POSTDECK_PLANS_FILE));
+  const planned = planSettings(vars, cwd);
+  if ('problems' in planned) throw new ConfigError(planned.problems);
 
   return deepFreeze({
     port: vars.PORT,
@@ -221,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       maxVideoBytes: vars.MEDIA_MAX_VIDEO_BYTES,
     },
     logLevel: vars.LOG_LEVEL,
+    logFormat: vars.LOG_FORMAT,
     bodyLimitBytes: vars.BODY_LIMIT_BYTES,
     trustProxy: vars.TRUST_PROXY,
     jobs: {
@@ -229,7 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       publishConcurrency: vars.PUBLISH_CONCURRENCY,
       drainMs: vars.SHUTDOWN_DRAIN_MS,
     },
-    plans,
+    plans: planned.plans,
+    defaultPlan: planned.defaultPlan,
     auth: { openSignup: vars.OPEN_SIGNUP, devicePrefix: vars.DEVICE_CODE_PREFIX },
     client: {
       configDir: path.resolve(
@@ -247,7 +262,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       authBaseUrl: vars.TIKTOK_AUTH_BASE_URL.replace(/\/+$/, ''),
       apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
     },
-    tiktokEmulator: { port: vars.TIKTOK_EMULATOR_PORT },
+    tiktokEmulator: {
+      port: vars.TIKTOK_EMULATOR_PORT,
+      url: vars.TIKTOK_EMULATOR_URL?.replace(/\/+$/, ''),
+      publicUrl: (vars.TIKTOK_EMULATOR_PUBLIC_URL ?? vars.TIKTOK_EMULATOR_URL)?.replace(/\/+$/, ''),
+    },
     ai: {
       apiKey: vars.OPENAI_API_KEY,
       baseUrl: vars.OPENAI_BASE_URL?.replace(/\/+$/, ''),
@@ -273,22 +292,8 @@ function combinationProblems(vars: z.infer<typeof EnvSchema>): string[] {
   if (Boolean(vars.TIKTOK_CLIENT_KEY) !== Boolean(vars.TIKTOK_CLIENT_SECRET)) {
     problems.push('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET: set both or neither');
   }
+  if (vars.TIKTOK_EMULATOR_PUBLIC_URL && !vars.TIKTOK_EMULATOR_URL) {
+    problems.push('TIKTOK_EMULATOR_PUBLIC_URL: set TIKTOK_EMULATOR_URL too (the address Postdeck calls)');
+  }
   return [...problems, ...chatProblems(vars)];
-}
-
-function loadPlans(file: string | undefined): PlanTable {
-  if (!file) return DEFAULT_PLANS;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError([`POSTDECK_PLANS_FILE: cannot read ${file} as JSON (${(error as Error).message})`]);
-  }
-  const parsed = PlanTableSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `POSTDECK_PLANS_FILE ${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
-  }
-  return parsed.data;
 }

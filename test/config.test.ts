@@ -59,4 +59,19 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ POSTDECK_PLANS_FILE: 'bad.json' }, { cwd })).toThrow(/0 image credits/);
   });
+
+  it('starts new accounts on DEFAULT_PLAN: unlimited when unset, free for a table without it, a named plan if it exists', () => {
+    const cwd = emptyDir();
+    expect(loadConfig({}, { cwd }).defaultPlan).toBe('unlimited');
+    expect(loadConfig({}, { cwd }).plans.unlimited?.monthlyPosts).toBe(1_000_000);
+    expect(loadConfig({ DEFAULT_PLAN: 'creator' }, { cwd }).defaultPlan).toBe('creator');
+    writeFileSync(
+      path.join(cwd, 'plans.json'),
+      JSON.stringify({ free: { captionCredits: 1, imageCredits: 0, monthlyPosts: 2 } }),
+    );
+    expect(loadConfig({ POSTDECK_PLANS_FILE: 'plans.json' }, { cwd }).defaultPlan).toBe('free');
+    expect(() => loadConfig({ DEFAULT_PLAN: 'gold' }, { cwd })).toThrow(
+      /DEFAULT_PLAN: "gold" is not in the plan table/,
+    );
+  });
 });

@@ -59,7 +59,7 @@ export async function createDuePosts(
 }
 
 /** Waits until a worker has run a probe job (src/core/ops/worker-probe.ts): the queue is being processed. */
-async function workerRunning(cluster: Cluster): Promise<void> {
+export async function workerRunning(cluster: Cluster): Promise<void> {
   const probe = await sendWorkerProbe(cluster.core.deps, cluster.core.jobs, 0);
   const deadline = Date.now() + WORKER_START_MS;
   while (Date.now() < deadline) {

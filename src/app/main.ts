@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { CoreDeps } from '../core/context.js';
+import { ApiKeyCache } from '../core/auth/key-cache.js';
 import { resolveSecretKey } from '../core/crypto/key-file.js';
 import { createSecretBox } from '../core/crypto/secret-box.js';
 import { collectionsOf, ensureIndexes } from '../core/db/collections.js';
@@ -11,7 +12,12 @@ import { createAiProvider } from '../core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
-import { tiktokClientConfig, usesTikTokEmulator } from './tiktok-setup.js';
+import {
+  externalTikTokEmulator,
+  requireExternalTikTokEmulator,
+  tiktokClientConfig,
+  usesTikTokEmulator,
+} from './tiktok-setup.js';
 import { aiProviderConfig, usesOpenAiEmulator } from './openai-setup.js';
 import { startLocalOpenAiEmulator } from './openai-emulator.js';
 import { startChatBots } from './chat-setup.js';
@@ -21,6 +27,7 @@ import { createHttpApp } from '../http/app.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import { POSTDECK_VERSION } from './version.js';
+import { startWorkerHeartbeat } from './worker-heartbeat.js';
 import type { Logger } from '../logger.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
@@ -57,12 +64,15 @@ export async function openCore(
     await database.close();
     throw error;
   }
+  const db = collectionsOf(database.db);
   const base: Omit<CoreDeps, 'jobs'> = {
-    db: collectionsOf(database.db),
+    db,
     plans: config.plans,
+    defaultPlan: config.defaultPlan,
     logger,
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
+    keyCache: new ApiKeyCache(db, logger),
     tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
     ai: {
       provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger),
@@ -93,23 +103,32 @@ export async function openCore(
     jobs,
     async close() {
       await jobs.stop(config.jobs.drainMs);
+      await deps.keyCache.flush();
       await database.close();
     },
   };
 }
 
 /**
- * The composition root: config, the TikTok emulator when no TikTok credentials are set, database,
- * core, jobs, then the adapters of the chosen roles.
+ * The composition root: config, the TikTok emulator when no TikTok credentials are set (the built-in
+ * one, unless TIKTOK_EMULATOR_URL names one already running), database, core, jobs, then the
+ * adapters of the chosen roles.
  */
 export async function startPostdeck(
   config: Config,
   logger: Logger,
   roles: ReadonlySet<Role>,
 ): Promise<RunningPostdeck> {
-  const emulator: LocalTikTokEmulator | undefined = usesTikTokEmulator(config)
-    ? await startLocalTikTokEmulator(config, logger)
-    : undefined;
+  const external = externalTikTokEmulator(config);
+  if (external) {
+    await requireExternalTikTokEmulator(external);
+    logger.info(
+      { url: external.apiUrl, consentPage: external.authUrl },
+      'TikTok emulator in use (TIKTOK_EMULATOR_URL): accounts are emulated and posts go nowhere real',
+    );
+  }
+  const emulator: LocalTikTokEmulator | undefined =
+    usesTikTokEmulator(config) && !external ? await startLocalTikTokEmulator(config, logger) : undefined;
   const openai = usesOpenAiEmulator(config) ? await startLocalOpenAiEmulator(config, logger) : undefined;
   const stopEmulators = async () => {
     await emulator?.stop();
@@ -118,7 +137,7 @@ export async function startPostdeck(
   let core: Core;
   try {
     core = await openCore(config, logger, {
-      tiktok: tiktokClientConfig(config, emulator),
+      tiktok: tiktokClientConfig(config, emulator ?? external),
       ai: aiProviderConfig(config, openai?.baseUrl),
     });
   } catch (error) {
@@ -126,9 +145,13 @@ export async function startPostdeck(
     throw error;
   }
   let http: RunningHttpServer | undefined;
+  let heartbeat: { stop(): void } | undefined;
   try {
     const chatEndpoints = startChatBots(core.deps, config, logger);
-    if (roles.has('worker')) await core.jobs.startProcessing();
+    if (roles.has('worker')) {
+      await core.jobs.startProcessing();
+      heartbeat = startWorkerHeartbeat(config.dataDir, () => core.database.ping(), logger);
+    }
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
@@ -145,6 +168,7 @@ export async function startPostdeck(
       http = await startHttpServer(app, { host: config.host, port: config.port });
     }
   } catch (error) {
+    heartbeat?.stop();
     await core.close();
     await stopEmulators();
     throw error;
@@ -157,8 +181,10 @@ export async function startPostdeck(
     stop() {
       stopping ??= (async () => {
         await http?.stop();
+        heartbeat?.stop();
         const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
+        await core.deps.keyCache.flush();
         await core.database.close();
         await stopEmulators();
         logger.info('stopped');

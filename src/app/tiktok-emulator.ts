@@ -36,14 +36,15 @@ export async function startLocalTikTokEmulator(config: Config, logger: Logger): 
       { url: running.apiUrl },
       'TikTok emulator in use (run by another Postdeck process): nothing reaches TikTok',
     );
-    return { apiUrl: running.apiUrl, authUrl: running.authUrl, owned: false, stop: () => Promise.resolve() };
+    return { ...running, owned: false, stop: () => Promise.resolve() };
   }
   mkdirSync(config.dataDir, { recursive: true });
+  const redirectUri = `${config.publicUrl}${TIKTOK_CALLBACK_PATH}`;
   const emulator = await startTikTokEmulator({
     port: config.tiktokEmulator.port,
     host: config.host,
     dataFile: path.join(config.dataDir, 'tiktok-emulator.json'),
-    redirectUris: [`${config.publicUrl}${TIKTOK_CALLBACK_PATH}`],
+    redirectUris: [redirectUri],
     // The emulator pulls media from Postdeck's own public URLs, which are plain http locally.
     verifiedUrlPrefixes: [`${config.media.publicBaseUrl}/`],
     allowHttpPullUrls: true,
@@ -54,7 +55,7 @@ export async function startLocalTikTokEmulator(config: Config, logger: Logger): 
     emulator.control.accounts.set(account.openId, account);
     emulator.control.save();
   }
-  const hosts = emulatorHosts(emulator.url, config);
+  const hosts = { ...emulatorHosts(emulator.url, config), redirectUri };
   writeRecord(config.dataDir, { ...hosts, pid: process.pid, startedAt: new Date().toISOString() });
   logger.info(
     { url: hosts.apiUrl },

@@ -1,5 +1,6 @@
 import type { DeviceAuthorization } from '../core/device/start.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fetchServer } from './server-fetch.js';
 
 /** The device authorization as the server starts it (spec 4). */
 export type DeviceStart = DeviceAuthorization;
@@ -11,7 +12,7 @@ const SLOW_DOWN_STEP_S = 5;
 
 /** Starts a device authorization on `server` for a client called `clientName`. */
 export async function startDeviceLogin(server: string, clientName: string): Promise<DeviceStart> {
-  const response = await fetch(new URL('/auth/device/start', server), {
+  const response = await fetchServer(new URL('/auth/device/start', server), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: clientName }),
@@ -32,12 +33,14 @@ export async function pollDeviceLogin(
   const deadline = Date.now() + start.expires_in * 1000;
   let intervalS = start.interval;
   for (;;) {
-    // Never sleep past the expiry: the person should hear at once that the code is gone.
-    await sleep(Math.max(0, Math.min(intervalS * 1000, deadline - Date.now())));
-    if (Date.now() >= deadline) return { status: 'expired' };
+    // Never sleep past the expiry: the person should hear at once that the code is gone. A sleep cut
+    // short by the expiry means it expired, even if the timer fired a millisecond early.
+    const untilExpiry = deadline - Date.now();
+    await sleep(Math.max(0, Math.min(intervalS * 1000, untilExpiry)));
+    if (untilExpiry <= intervalS * 1000 || Date.now() >= deadline) return { status: 'expired' };
     onWait(Math.round((deadline - Date.now()) / 1000));
 
-    const response = await fetch(new URL('/auth/device/token', server), {
+    const response = await fetchServer(new URL('/auth/device/token', server), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ device_code: start.device_code }),

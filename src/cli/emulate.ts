@@ -11,11 +11,17 @@ import { TIKTOK_CALLBACK_PATH } from '../app/tiktok-setup.js';
 export const DEFAULT_EMULATOR_PORT = 8090;
 
 /**
- * `postdeck emulate tiktok [--port N] [--host H] [--data-file F]`: runs the local TikTok emulator on its own,
- * registered for this Postdeck's callback URL and trusting its public media URLs for PULL_FROM_URL, with state
- * in a data file (default `DATA_DIR/tiktok-emulator.json`). Runs until SIGINT or SIGTERM.
+ * `postdeck emulate tiktok [--port N] [--host H] [--data-file F] [--pull-via URL]`: runs the local TikTok
+ * emulator on its own, registered for this Postdeck's callback URL and trusting its public media URLs for
+ * PULL_FROM_URL (fetched from Postdeck at `--pull-via` when given: in Docker, the api service), with state in a
+ * data file (default `DATA_DIR/tiktok-emulator.json`). Runs until SIGINT or SIGTERM.
  */
-export async function emulateTikTokCommand(flags: { port?: string; host?: string; dataFile?: string }): Promise<void> {
+export async function emulateTikTokCommand(flags: {
+  port?: string;
+  host?: string;
+  dataFile?: string;
+  pullVia?: string;
+}): Promise<void> {
   const config = loadConfig(process.env);
   const port = flags.port === undefined ? DEFAULT_EMULATOR_PORT : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
@@ -30,6 +36,10 @@ export async function emulateTikTokCommand(flags: { port?: string; host?: string
         'use that one, or pass --data-file for a separate emulator',
     );
   }
+  const pullVia = flags.pullVia === undefined ? undefined : URL.parse(flags.pullVia)?.origin;
+  if (flags.pullVia !== undefined && !pullVia?.startsWith('http')) {
+    throw new Error("--pull-via must be Postdeck's http(s) address as the emulator reaches it, e.g. http://api:8080");
+  }
   mkdirSync(path.dirname(dataFile), { recursive: true });
   const redirectUri = `${config.publicUrl}${TIKTOK_CALLBACK_PATH}`;
   const mediaPrefix = `${config.media.publicBaseUrl}/m/`;
@@ -41,6 +51,8 @@ export async function emulateTikTokCommand(flags: { port?: string; host?: string
     verifiedUrlPrefixes: [mediaPrefix],
     // Local Postdeck serves media over http; real TikTok pulls https only.
     allowHttpPullUrls: mediaPrefix.startsWith('http:'),
+    // Postdeck serves /m/ at its root, whatever PUBLIC_BASE_URL says.
+    pullVia: pullVia ? { from: mediaPrefix, to: `${pullVia}/m/` } : undefined,
   });
   const state = emulator.control;
   // A first start gets one creator, so the consent page has someone to authorize as.
@@ -55,11 +67,11 @@ export async function emulateTikTokCommand(flags: { port?: string; host?: string
       `  client key:     ${DEFAULT_EMULATOR_OPTIONS.clientKey}\n` +
       `  client secret:  ${DEFAULT_EMULATOR_OPTIONS.clientSecret}\n` +
       `  redirect URI:   ${redirectUri}\n` +
-      `  pull prefix:    ${mediaPrefix}\n` +
+      `  pull prefix:    ${mediaPrefix}${pullVia ? ` (fetched from ${pullVia})` : ''}\n` +
       `  data file:      ${dataFile}\n` +
       `  control API:    ${emulator.url}/__control/accounts\n` +
       `Point Postdeck at it (and leave TIKTOK_CLIENT_KEY/SECRET unset):\n` +
-      `  TIKTOK_AUTH_BASE_URL=${emulator.url} TIKTOK_API_BASE_URL=${emulator.url}\n`,
+      `  TIKTOK_EMULATOR_URL=${emulator.url}\n`,
   );
   const shutdown = () => {
     emulator.stop().then(

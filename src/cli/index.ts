@@ -1,29 +1,33 @@
 import { parseArgs } from 'node:util';
-import { bootstrapCommand, connectEmulatedTikTokCommand, probeWorkerCommand } from './admin.js';
-import { loginCommand, logoutCommand, whoamiCommand, type ClientSettings } from './login.js';
-import { registerDiscordCommandsCommand } from './discord.js';
-import { emulateTikTokCommand } from './emulate.js';
-import { mcpCommand } from './mcp.js';
+import type { ClientSettings } from './login.js';
 import { reportCliError } from './runtime.js';
 import { loadConfig } from '../config.js';
-import { serveCommand } from './serve.js';
+
+// Each command's module is loaded when it runs: loading all of them (the whole server) takes about a
+// second, which a health check run every few seconds should not pay.
+const admin = () => import('./admin.js');
 
 const USAGE = `Usage: postdeck <command>
 
 Commands:
   serve [--role all|api|worker]     run Postdeck (default: all roles in one process)
   admin bootstrap [--json] [--workspace NAME] [--plan PLAN]
-                                    create or reuse a workspace and mint an API key
+                                    mint an API key for the install's workspace (or the one named; made if missing)
+  admin set-plan --plan PLAN [--workspace ID]
+                                    move the install's (or the named) workspace's account to a plan
   admin probe-worker [--hold-ms N] [--timeout-ms N]
                                     send a job through the queue and wait for a worker
+  admin worker-health [--max-age-ms N]
+                                    exit 0 if this host's worker beat lately (its health check; no HTTP)
   admin connect-emulated-tiktok [--workspace ID] [--private] [--json]
                                     connect a new emulated TikTok account (built-in emulator only)
   login [--server URL]              get an API key through the browser (device flow) and store it
-  whoami                            show the server, workspace and key you are logged in with
+  whoami [--show-key]               show the server, workspace and key you are logged in with;
+                                    --show-key prints only the key, for scripts and curl
   logout                            revoke the stored key and forget it
   mcp [--server URL]                the MCP server on stdio for desktop agents (key: POSTDECK_API_KEY or login's)
-  emulate tiktok [--port N] [--host H] [--data-file F]
-                                    run the local TikTok emulator (for development and tests)
+  emulate tiktok [--port N] [--host H] [--data-file F] [--pull-via URL]
+                                    run the local TikTok emulator (for development, tests and Docker)
   discord register-commands [--guild ID]
                                     register /postdeck with Discord (one server, or globally)
   help                              show this text
@@ -38,16 +42,19 @@ async function main(argv: string[]): Promise<void> {
     options: {
       role: { type: 'string', default: 'all' },
       json: { type: 'boolean', default: false },
-      workspace: { type: 'string', default: 'Default' },
+      workspace: { type: 'string' },
       plan: { type: 'string' },
       'hold-ms': { type: 'string', default: '0' },
       private: { type: 'boolean', default: false },
       'timeout-ms': { type: 'string', default: '30000' },
+      'max-age-ms': { type: 'string' },
       server: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'data-file': { type: 'string' },
+      'pull-via': { type: 'string' },
       guild: { type: 'string' },
+      'show-key': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -58,25 +65,44 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return serveCommand(values.role);
+      return (await import('./serve.js')).serveCommand(values.role);
+    case 'admin set-plan':
+      return (await admin()).setPlanCommand({ workspace: values.workspace, plan: values.plan });
     case 'admin bootstrap':
-      return bootstrapCommand({ workspace: values.workspace, plan: values.plan, json: values.json });
+      return (await admin()).bootstrapCommand({ workspace: values.workspace, plan: values.plan, json: values.json });
     case 'admin connect-emulated-tiktok':
-      return connectEmulatedTikTokCommand({ workspace: values.workspace, private: values.private, json: values.json });
+      return (await admin()).connectEmulatedTikTokCommand({
+        workspace: values.workspace,
+        private: values.private,
+        json: values.json,
+      });
     case 'admin probe-worker':
-      return probeWorkerCommand({ holdMs: Number(values['hold-ms']), timeoutMs: Number(values['timeout-ms']) });
+      return (await admin()).probeWorkerCommand({
+        holdMs: Number(values['hold-ms']),
+        timeoutMs: Number(values['timeout-ms']),
+      });
+    case 'admin worker-health':
+      return (await import('./worker-health.js')).workerHealthCommand({ maxAgeMs: values['max-age-ms'] });
     case 'login':
-      return loginCommand(clientSettings(), values.server);
+      return (await import('./login.js')).loginCommand(clientSettings(), values.server);
     case 'whoami':
-      return whoamiCommand(clientSettings());
+      return (await import('./login.js')).whoamiCommand(clientSettings(), { showKey: values['show-key'] });
     case 'logout':
-      return logoutCommand(clientSettings());
+      return (await import('./login.js')).logoutCommand(clientSettings());
     case 'mcp':
-      return mcpCommand({ ...clientSettings(), apiKey: loadConfig(process.env).client.apiKey }, values.server);
+      return (await import('./mcp.js')).mcpCommand(
+        { ...clientSettings(), apiKey: loadConfig(process.env).client.apiKey },
+        values.server,
+      );
     case 'emulate tiktok':
-      return emulateTikTokCommand({ port: values.port, host: values.host, dataFile: values['data-file'] });
+      return (await import('./emulate.js')).emulateTikTokCommand({
+        port: values.port,
+        host: values.host,
+        dataFile: values['data-file'],
+        pullVia: values['pull-via'],
+      });
     case 'discord register-commands':
-      return registerDiscordCommandsCommand({ guild: values.guild });
+      return (await import('./discord.js')).registerDiscordCommandsCommand({ guild: values.guild });
     default:
       throw new Error(`unknown command "${command}"\n\n${USAGE}`);
   }

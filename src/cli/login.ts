@@ -3,6 +3,7 @@ import os from 'node:os';
 import { loadCredentials, removeCredentials, saveCredentials } from './credentials.js';
 import { pollDeviceLogin, startDeviceLogin } from './device-login.js';
 import { startSpinner } from './spinner.js';
+import { fetchServer } from './server-fetch.js';
 
 /** Where the client keeps its key and which server it talks to by default. */
 export interface ClientSettings {
@@ -50,9 +51,14 @@ export async function loginCommand(settings: ClientSettings, serverOption: strin
   process.stderr.write(`Logged in to workspace ${key.workspace.name} on ${server}\n`);
 }
 
-/** `postdeck whoami`: which server, workspace and key the stored credentials stand for. */
-export async function whoamiCommand(settings: ClientSettings): Promise<void> {
+/** `postdeck whoami [--show-key]`: which server, workspace and key the stored credentials stand for, or the key itself. */
+export async function whoamiCommand(settings: ClientSettings, options: { showKey?: boolean } = {}): Promise<void> {
   const credentials = await requireCredentials(settings);
+  if (options.showKey) {
+    // Only the key on stdout, so `$(npx postdeck whoami --show-key)` works in a shell.
+    process.stdout.write(`${credentials.apiKey}\n`);
+    return;
+  }
   const key = await describeKey(credentials.server, credentials.apiKey);
   process.stdout.write(
     `${credentials.server}: workspace ${key.workspace.name} (${key.workspace.id}), key ${key.prefix}…\n`,
@@ -62,7 +68,7 @@ export async function whoamiCommand(settings: ClientSettings): Promise<void> {
 /** `postdeck logout`: revokes the stored key on the server, then forgets it. */
 export async function logoutCommand(settings: ClientSettings): Promise<void> {
   const credentials = await requireCredentials(settings);
-  const response = await fetch(new URL('/auth/key', credentials.server), {
+  const response = await fetchServer(new URL('/auth/key', credentials.server), {
     method: 'DELETE',
     headers: { authorization: `Bearer ${credentials.apiKey}` },
   });
@@ -80,7 +86,7 @@ async function requireCredentials(settings: ClientSettings) {
 }
 
 async function describeKey(server: string, apiKey: string): Promise<KeyDescription> {
-  const response = await fetch(new URL('/auth/key', server), { headers: { authorization: `Bearer ${apiKey}` } });
+  const response = await fetchServer(new URL('/auth/key', server), { headers: { authorization: `Bearer ${apiKey}` } });
   if (response.status === 401) throw new Error('the stored key is no longer valid; run `postdeck login`');
   if (!response.ok) throw new Error(`the server did not describe the key (HTTP ${response.status})`);
   return (await response.json()) as KeyDescription;

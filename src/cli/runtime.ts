@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { pino } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Loads config and a logger for a CLI command; admin commands log to stderr so stdout stays clean. */
 export function cliRuntime(options: { logsTo: 'stdout' | 'stderr'; level?: string }): {
@@ -8,7 +9,13 @@ export function cliRuntime(options: { logsTo: 'stdout' | 'stderr'; level?: strin
   logger: Logger;
 } {
   const config = loadConfig(process.env);
-  const destination = options.logsTo === 'stderr' ? pino.destination(2) : pino.destination(1);
+  const fd = options.logsTo === 'stderr' ? 2 : 1;
+  const terminal = (fd === 1 ? process.stdout : process.stderr).isTTY;
+  const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && terminal);
+  // A person at a terminal reads lines; collectors and pipes get JSON.
+  const destination = readable
+    ? pretty({ destination: fd, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,app', colorize: terminal })
+    : pino.destination(fd);
   return { config, logger: createLogger({ level: options.level ?? config.logLevel, destination }) };
 }
 

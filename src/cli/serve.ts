@@ -1,5 +1,7 @@
 import { startPostdeck, type Role } from '../app/main.js';
+import { isFreshInstall } from '../core/tenancy/onboarding.js';
 import { cliRuntime } from './runtime.js';
+import { startMessage } from './start-message.js';
 
 const ROLES: Record<string, Role[]> = { all: ['api', 'worker'], api: ['api'], worker: ['worker'] };
 
@@ -12,10 +14,8 @@ export async function serveCommand(role: string): Promise<void> {
 
   if (app.http) {
     logger.info({ url: app.http.url, roles }, 'Postdeck is listening');
-    process.stderr.write(
-      `\nPostdeck is listening on ${app.http.url} (API reference: ${app.http.url}/public/v1/docs)\n` +
-        `Get an API key with:  npx postdeck admin bootstrap --json\n\n`,
-    );
+    const freshInstall = await isFreshInstall(app.deps);
+    process.stderr.write(startMessage({ publicUrl: config.publicUrl, listeningOn: app.http.url, freshInstall }));
   } else {
     logger.info({ roles }, 'Postdeck worker is running');
   }

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Actor } from './actor.js';
+import type { ApiKeyCache } from './auth/key-cache.js';
 import type { ChatGateways } from './chat/gateway.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Collections } from './db/collections.js';
@@ -13,10 +14,14 @@ import type { TikTokHttp } from './providers/tiktok/http.js';
 export interface CoreDeps {
   readonly db: Collections;
   readonly plans: PlanTable;
+  /** The plan new accounts start on. */
+  readonly defaultPlan: string;
   readonly logger: Logger;
   readonly now: () => Date;
   /** Seals provider tokens at rest. */
   readonly secrets: SecretBox;
+  /** Verified API keys and their last-used times, kept by this process (see key-cache.ts). */
+  readonly keyCache: ApiKeyCache;
   /** The TikTok client (real TikTok or the emulator, by its base URLs). */
   readonly tiktok: TikTokHttp;
   /** The media store, limits and public base URL (the publishing engine streams and links media). */

@@ -22,6 +22,8 @@ export const DEFAULT_PLANS: PlanTable = Object.freeze({
   free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
   creator: { captionCredits: 300, imageCredits: 150, monthlyPosts: 300 },
   team: { captionCredits: 2000, imageCredits: 1000, monthlyPosts: 3000 },
+  // A self-hosted install's default (DEFAULT_PLAN): use is still counted, but no one hits a cap they did not set.
+  unlimited: { captionCredits: 1_000_000, imageCredits: 1_000_000, monthlyPosts: 1_000_000 },
 });
 
 /** Limits for a plan name; an unknown name (a plan removed from the table) falls back to free. */

@@ -16,19 +16,27 @@ export interface DatabaseHandle {
 
 /**
  * Connects to MONGODB_URI when set; otherwise attaches to the embedded database another process
- * of this DATA_DIR runs, or starts one.
+ * of this DATA_DIR runs, or starts one (unless EMBEDDED_DB is `none`).
  */
 export async function openDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
   let embedded: EmbeddedDatabase | undefined;
   let uri = config.mongo.uri;
+  const prefer = config.mongo.embedded;
   if (!uri) {
+    if (prefer === 'none') {
+      throw new Error(
+        'MONGODB_URI is not set, and EMBEDDED_DB=none rules out the embedded database. The Docker image sets ' +
+          'EMBEDDED_DB=none: it has no Go to build the embedded FerretDB, and containers sharing a volume must not ' +
+          'each start a database. Set MONGODB_URI to a MongoDB replica set (docker-compose.yml runs one).',
+      );
+    }
     embedded = await openEmbeddedDatabase({
       dataDir: config.dataDir,
       cacheDir: config.mongo.ferretCacheDir,
       logger,
       mongodBinary: config.mongo.mongodBinary,
       allowMongodDownload: config.mongo.mongodDownload,
-      prefer: config.mongo.embedded,
+      prefer,
     });
     uri = embedded.uri;
   }

@@ -11,6 +11,8 @@ import { createDeviceRouter } from './auth/device-routes.js';
 import { createKeyRouter } from './auth/key-routes.js';
 import { createOAuthRouter } from './auth/oauth-routes.js';
 import { errorMiddleware } from './middleware/errors.js';
+import { canonicalLoopbackHost } from './middleware/canonical-host.js';
+import { htmlNotFound } from './web/not-found-page.js';
 import { requestContext } from './middleware/request-context.js';
 import type { ChatEndpoint } from '../core/chat/gateway.js';
 import { createChatRouter } from './chat-routes.js';
@@ -51,6 +53,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
 
   app.use(requestContext(options.logger));
   app.use(errorMiddleware(options.logger));
+  app.use(htmlNotFound());
+  app.use(canonicalLoopbackHost(options.publicUrl));
   app.use(system.routes());
   app.use(api.routes());
   app.use(createUploadLinkRouter(options.deps).routes());

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { AppState } from './shared/context.js';
-import { renderReferencePage } from './api/reference-page.js';
+import { REFERENCE_ASSETS, REFERENCE_CSP, REFERENCE_PAGE } from './api/reference-page.js';
 import { PUBLIC_PREFIX } from './api/public-router.js';
 
 /** Probes and documentation: no API key needed. */
@@ -9,7 +9,6 @@ export function createSystemRouter(options: {
   openApiDocument: object;
 }): Router<AppState> {
   const router = new Router<AppState>();
-  const referencePage = renderReferencePage(options.openApiDocument);
 
   // Browsers ask for it on every page; an empty answer beats a JSON 404 in their console.
   router.get('/favicon.ico', (ctx) => {
@@ -32,8 +31,17 @@ export function createSystemRouter(options: {
   });
   router.get(`${PUBLIC_PREFIX}/docs`, (ctx) => {
     ctx.type = 'html';
-    ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'");
-    ctx.body = referencePage;
+    ctx.set('content-security-policy', REFERENCE_CSP);
+    ctx.body = REFERENCE_PAGE;
+  });
+  router.get(`${PUBLIC_PREFIX}/docs/redoc.standalone.js`, (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.set('cache-control', 'public, max-age=86400');
+    ctx.body = REFERENCE_ASSETS.redoc;
+  });
+  router.get(`${PUBLIC_PREFIX}/docs/init.js`, (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.body = REFERENCE_ASSETS.init;
   });
   return router;
 }

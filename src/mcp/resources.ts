@@ -19,7 +19,7 @@ const SCHEMA_URI = /^postdeck:\/\/platforms\/([^/]+)\/schema$/;
 /**
  * What an agent may read without calling a tool: the workspace's AI defaults (language, slide
  * length, text style, caption size; the system prompt and knowledge base apply on their own) and
- * each connected platform's posting schema, read live from TikTok like get_platform_schema.
+ * each connected platform's posting schema, from TikTok's creator info like get_platform_schema.
  */
 export function registerResources(server: Server, deps: CoreDeps, scope: Scope, logger: Logger): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => {

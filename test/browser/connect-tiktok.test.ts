@@ -94,6 +94,17 @@ describe('connecting a TikTok account in the browser', { timeout: 300_000 }, () 
     await page.waitForURL((url) => url.toString().startsWith(`${emulatorUrl}/v2/auth/authorize/`));
     await page.getByRole('radio', { name: 'Browser Creator (@browser.creator)' }).check();
     await shot('tiktok-emulator-consent.png');
+    // Styled for a phone too: the card fills a 390 px screen and both buttons sit on it.
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await page.locator('meta[name="viewport"]').count()).toBe(1);
+    for (const name of ['Authorize', 'Cancel']) {
+      const box = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(box.height).toBeGreaterThanOrEqual(40);
+    }
+    await shot('tiktok-emulator-consent-390.png');
+    await page.setViewportSize({ width: 1100, height: 900 });
     await page.getByRole('button', { name: 'Authorize' }).click();
 
     await page.waitForURL((url) => url.pathname === '/platforms' && url.searchParams.get('notice') === 'connected');
@@ -124,17 +135,22 @@ describe('connecting a TikTok account in the browser', { timeout: 300_000 }, () 
 
     const schema = await api(`/platforms/${platformId}/schema`);
     expect(schema.status).toBe(200);
-    expect(await schema.json()).toMatchObject({
+    const first = (await schema.json()) as { checkedAt: string };
+    expect(first).toMatchObject({
       account: { creatorNickname: 'Browser Creator' },
       privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
     });
 
-    // The creator makes the account private on TikTok: the schema follows at once.
+    // The creator makes the account private on TikTok: the answer is reused for half a minute (and
+    // says when TikTok was asked); test/platforms/http.test.ts reads the change after that.
     await controlApi('/accounts/browser-creator', 'PATCH', {
       privacyLevelOptions: ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
     });
-    const changed = (await (await api(`/platforms/${platformId}/schema`)).json()) as { privacyLevelOptions: string[] };
-    expect(changed.privacyLevelOptions).toEqual(['FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
+    const reused = (await (await api(`/platforms/${platformId}/schema`)).json()) as { checkedAt: string };
+    expect(reused).toMatchObject({
+      checkedAt: first.checkedAt,
+      privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'],
+    });
   });
 
   it('disconnects from the page: the account leaves the API list', async () => {

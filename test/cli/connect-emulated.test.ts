@@ -87,6 +87,28 @@ describe('postdeck admin connect-emulated-tiktok', { timeout: 240_000 }, () => {
     expect(schema.privacyLevelOptions).toContain('PUBLIC_TO_EVERYONE');
   });
 
+  it("works with only DATA_DIR set and no --workspace, taking the server's TikTok callback from its data directory", async () => {
+    const onlyDataDir = { DATA_DIR: dataDir, FERRETDB_CACHE_DIR: env.FERRETDB_CACHE_DIR! };
+    // No --workspace either: the install's own (the one bootstrap made before anyone signed up).
+    const out = await runPostdeck(['admin', 'connect-emulated-tiktok', '--json'], onlyDataDir);
+    const platform = JSON.parse(out) as { id: string };
+    const listed = (await (await api('/platforms')).json()) as { platforms: { id: string }[] };
+    expect(listed.platforms.map((p) => p.id)).toContain(platform.id);
+  });
+
+  it('starts the install on the unlimited plan, and admin set-plan moves it to another', async () => {
+    const usage = async () =>
+      (await (await api('/usage')).json()) as {
+        monthlyPosts: { allowance: number };
+        imageCredits: { allowance: number };
+      };
+    expect((await usage()).monthlyPosts.allowance).toBe(1_000_000);
+    const said = await runPostdeck(['admin', 'set-plan', '--plan', 'free'], env);
+    expect(said).toContain('is on the free plan: 30 posts, 20 caption credits and 0 image credits a month.');
+    expect(await usage()).toMatchObject({ monthlyPosts: { allowance: 30 }, imageCredits: { allowance: 0 } });
+    await expect(runPostdeck(['admin', 'set-plan', '--plan', 'gold'], env)).rejects.toThrow(/Unknown plan "gold"/);
+  });
+
   it('--private gives the account the private privacy options and no duet or stitch; it survives a restart', async () => {
     const out = await runPostdeck(
       ['admin', 'connect-emulated-tiktok', '--workspace', workspaceId, '--private', '--json'],

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath, loadCredentials } from '../../src/cli/credentials.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
-import { ENTRY, runPostdeck } from '../support/spawn.js';
+import { ENTRY, freePort, runPostdeck } from '../support/spawn.js';
 
 let t: TestDatabase;
 let server: TestServer;
@@ -77,6 +77,15 @@ describe('postdeck login, whoami and logout', { timeout: 60_000 }, () => {
 
     const whoami = await runPostdeck(['whoami'], env());
     expect(whoami).toContain(session.workspaceId);
+    expect(whoami).not.toContain(credentials!.apiKey);
+    expect(await runPostdeck(['whoami', '--show-key'], env())).toBe(`${credentials!.apiKey}\n`);
+  });
+
+  it('names the server and the cause when it cannot reach it', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    await expect(runPostdeck(['login', '--server', closed], env())).rejects.toThrow(
+      `could not reach the Postdeck server at ${closed}: the connection was refused (nothing listens there)`,
+    );
   });
 
   it('logout revokes the key on the server and forgets it', async () => {

@@ -43,7 +43,7 @@ describe('purging expired device codes', () => {
     const old = await startDeviceAuthorization(t.deps, { publicUrl: 'http://x', expiresIn: 60 });
     await approveDeviceCode(t.deps, user.scope, { userCode: old.user_code, address: '10.0.0.1' });
     await pollDeviceToken(t.deps, { deviceCode: old.device_code });
-    expect(await counts()).toEqual({ codes: 1, userCodes: 1, decisions: 1, leases: 1 });
+    expect(await counts()).toEqual({ codes: 1, userCodes: 1, decisions: 1, leases: 2 }); // the poll and the redeem
 
     clock.advance(60_000 + 60 * 60_000 - 1_000); // expired, but not yet for an hour
     const recent = await startDeviceAuthorization(t.deps, { publicUrl: 'http://x' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WRONG_CODES_PER_ADDRESS_PER_WINDOW } from '../../src/core/device/poll.js';
 import { startDeviceAuthorization, type DeviceAuthorization } from '../../src/core/device/start.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
@@ -70,6 +71,17 @@ describe('POST /auth/device/start', () => {
     );
     expect(status).toBe(400);
     expect(body).toMatchObject({ code: 'invalid_request', details: [{ path: ['body', 'client_name'] }] });
+  });
+
+  it('refuses a JSON null body on start as invalid_request, while no body at all is an empty request', async () => {
+    const refused = await server.request('/auth/device/start', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'null',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'invalid_request' });
+    expect((await server.request('/auth/device/start', { method: 'POST' })).status).toBe(200);
   });
 
   it('uses the configured prefix', async () => {
@@ -203,5 +215,35 @@ describe('POST /auth/device/token', () => {
       body,
     });
     expect(await readResponse(response)).toEqual({ status: 400, body: { error: 'invalid_request' } });
+  });
+});
+
+describe('polls that try to get around the limits', () => {
+  it('lets one of 20 concurrent first polls through the interval and slows the rest down', async () => {
+    const started = await start({ client_name: 'burst-pending' });
+    const results = await Promise.all(Array.from({ length: 20 }, () => poll(started.device_code)));
+    const errors = results.map((r) => r.body?.error);
+    expect(errors.filter((e) => e === 'authorization_pending')).toHaveLength(1);
+    expect(errors.filter((e) => e === 'slow_down')).toHaveLength(19);
+  });
+
+  it('slows down an address that keeps sending wrong codes, with 429 and Retry-After, before looking them up', async () => {
+    // A window of its own (earlier tests sent wrong codes too), entered halfway so the code outlives it.
+    const window = 15 * 60_000;
+    clock.advance(window - (t.deps.now().getTime() % window) + window / 2);
+    const started = await start({ client_name: 'next-to-a-guesser' });
+    const guesses = [];
+    for (let i = 0; i < WRONG_CODES_PER_ADDRESS_PER_WINDOW; i++) {
+      guesses.push(await poll(`${String(i).padStart(2, '0')}${'B'.repeat(41)}`));
+    }
+    expect(guesses.every((g) => g.status === 400 && g.body?.error === 'expired_token')).toBe(true);
+    const throttled = await postJson(server, '/auth/device/token', { device_code: 'C'.repeat(43) });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await throttled.json()).toEqual({ error: 'slow_down' });
+    // The whole address waits, real codes included; the next window lets it poll again.
+    expect((await poll(started.device_code)).status).toBe(429);
+    clock.advance(window - (t.deps.now().getTime() % window) + 1_000); // the next window, the code still live
+    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'authorization_pending' } });
   });
 });

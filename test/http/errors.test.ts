@@ -156,7 +156,21 @@ describe('probes and API documents', () => {
     expect(Object.keys(doc.paths['/public/v1/platforms']!.get!.responses).sort()).toEqual(['200', '401']);
     expect(Object.keys(doc.components.schemas.Platform!.properties)).toContain('refreshNeeded');
     // The device flow, how agents get a key, is documented too, with its RFC error values.
-    expect(Object.keys(doc.paths['/auth/device/token']!.post!.responses).sort()).toEqual(['200', '400']);
+    expect(Object.keys(doc.paths['/auth/device/token']!.post!.responses).sort()).toEqual(['200', '400', '429']);
+    // Every status the server really answers: JSON bodies can be too large or not JSON.
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
+    expect(statuses('/public/v1/posts', 'post')).toEqual(expect.arrayContaining(['400', '413', '415']));
+    expect(statuses('/auth/device/start', 'post')).toEqual(['200', '400', '413', '415', '429']);
+    // mode schedule needs scheduledFor, said in the body schemas themselves.
+    for (const name of ['PostCreate', 'PostPublish']) {
+      expect(doc.components.schemas[name]).toMatchObject({
+        if: { properties: { mode: { const: 'schedule' } }, required: ['mode'] },
+        then: { required: ['scheduledFor'] },
+      });
+    }
+    expect(statuses('/auth/device/approve', 'post')).toEqual(
+      expect.arrayContaining(['400', '401', '404', '409', '413', '415', '429']),
+    );
     expect(JSON.stringify(doc.components.schemas.DeviceTokenError)).toContain('slow_down');
   });
 
@@ -164,6 +178,10 @@ describe('probes and API documents', () => {
     const response = await app.request('/public/v1/docs');
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(await response.text()).toContain('/public/v1/platforms');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await response.text()).toContain('<script src="docs/redoc.standalone.js"></script>');
+    const bundle = await app.request('/public/v1/docs/redoc.standalone.js');
+    expect(bundle.headers.get('content-type')).toContain('javascript');
+    expect(await bundle.text()).not.toContain('cdn.redoc.ly');
   });
 });

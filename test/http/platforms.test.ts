@@ -95,6 +95,7 @@ describe('API key authentication', () => {
     const stored = await t.db.collection('api_keys').findOne({ workspaceId: tenant.workspaceId });
     expect(JSON.stringify(stored)).not.toContain(tenant.apiKey.slice('service_sk_'.length));
     expect(stored?.prefix).toBe(tenant.apiKey.slice(0, 'service_sk_'.length + 8));
+    await t.deps.keyCache.flush();
     const usage = await t.db.collection('api_key_usage').findOne({ _id: stored?._id });
     expect(usage?.lastUsedAt).toBeInstanceOf(Date);
   });

@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECURRING_JOBS } from '../../src/app/jobs.js';
 import { createLocalMediaStore } from '../../src/core/media/local-store.js';
+import { PARTIAL_IDLE_MS } from '../../src/core/media/sweep-partials-job.js';
 import { newStorageKey } from '../../src/core/media/store.js';
 
 let dir: string;
@@ -31,5 +33,19 @@ describe('the local media store', () => {
     }
     await sleep(100);
     expect(await readdir(path.join(dir, '.tmp'))).toEqual([]);
+  });
+
+  it('sweeps partial writes left idle by a process that died, and keeps the ones still being written', async () => {
+    const store = createLocalMediaStore(dir);
+    const tmp = path.join(dir, '.tmp');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await writeFile(path.join(tmp, 'abandoned.part'), 'half an upload');
+    await utimes(path.join(tmp, 'abandoned.part'), twoHoursAgo, twoHoursAgo);
+    await writeFile(path.join(tmp, 'in-progress.part'), 'still arriving');
+    await writeFile(path.join(tmp, 'not-ours.txt'), 'left alone');
+    await utimes(path.join(tmp, 'not-ours.txt'), twoHoursAgo, twoHoursAgo);
+    expect(await store.sweepPartials?.(PARTIAL_IDLE_MS)).toBe(1);
+    expect((await readdir(tmp)).sort()).toEqual(['in-progress.part', 'not-ours.txt']);
+    expect(RECURRING_JOBS.some((job) => job.definition.name === 'media.sweep-partials')).toBe(true);
   });
 });

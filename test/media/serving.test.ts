@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
-import { makeJpeg, makeMp4, pathOf, upload } from '../support/media.js';
+import { makeJpeg, pathOf, upload } from '../support/media.js';
+import { buildMp4OfSize } from '../support/video.js';
 
 let t: TestDatabase;
 let server: TestServer;
@@ -21,7 +22,7 @@ beforeAll(async () => {
     return { bytes, ...media };
   };
   image = await post(await makeJpeg(1600, 900));
-  video = await post(makeMp4(100_000));
+  video = await post(buildMp4OfSize(100_032));
 });
 afterAll(async () => {
   await server.stop();

@@ -302,15 +302,14 @@ describe('POST /public/v1/media with a video', () => {
     expect(doc?.thumbnailMetadata).toEqual({ width: 720, height: 1280, durationSec: 61.2, fps: 25 });
   });
 
-  it('stores nulls for a video it cannot read', async () => {
+  it('refuses, as invalid_media_file, a file that only starts like an MP4 (no duration, no video track)', async () => {
     const ftyp = box('ftyp', Buffer.from('isom'), u32(512));
-    const response = await upload(server, apiKey, { bytes: Buffer.concat([ftyp, box('mdat', Buffer.alloc(5000))]) });
-    expect(response.status).toBe(201);
-    expect(((await response.json()) as { thumbnailMetadata: unknown }).thumbnailMetadata).toEqual({
-      width: null,
-      height: null,
-      durationSec: null,
-      fps: null,
-    });
+    const before = await t.deps.db.media.countDocuments({});
+    const response = await upload(server, apiKey, { bytes: Buffer.concat([ftyp, box('mdat', Buffer.alloc(1000))]) });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { code: string; message: string };
+    expect(body.code).toBe('invalid_media_file');
+    expect(body.message).toContain('has no duration and no video track');
+    expect(await t.deps.db.media.countDocuments({})).toBe(before);
   });
 });

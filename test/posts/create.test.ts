@@ -19,7 +19,7 @@ import {
   publishJobs,
   type Detail,
 } from '../support/posts.js';
-import type { TikTokFixture } from '../support/tiktok.js';
+import { expireCreatorInfo, type TikTokFixture } from '../support/tiktok.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
@@ -214,6 +214,7 @@ describe('POST /public/v1/posts: validation (400 invalid_request, the path at th
     const { openId, create } = await fixture();
     expect((await create()).status).toBe(201);
     await control(f, `/accounts/${openId}`, { privacyLevelOptions: ['MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'] }, 'PATCH');
+    await expireCreatorInfo(t.deps);
     expect(await refused(create())).toEqual([
       {
         path: ['body', 'settings', 'privacy_level'],

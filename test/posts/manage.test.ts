@@ -18,7 +18,7 @@ import {
   publishJobs,
   type Tenant,
 } from '../support/posts.js';
-import type { TikTokFixture } from '../support/tiktok.js';
+import { expireCreatorInfo, type TikTokFixture } from '../support/tiktok.js';
 
 let f: TikTokFixture;
 let t: TestDatabase;
@@ -352,6 +352,7 @@ describe('POST /public/v1/posts/{id}/publish', () => {
     expect(longReview).toMatchObject({ status: 400, body: { details: [{ path: ['body', 'content'] }] } });
 
     await control(f, `/accounts/${openId}`, { privacyLevelOptions: ['SELF_ONLY'] }, 'PATCH');
+    await expireCreatorInfo(t.deps);
     const stale = await api(tenant, 'POST', `/posts/${draft.id}/publish`, {});
     expect(stale).toMatchObject({ status: 400, body: { details: [{ path: ['settings', 'privacy_level'] }] } });
     const stored = await t.deps.db.posts.findOne({ _id: draft.id });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import { inject } from 'vitest';
+import { ApiKeyCache } from '../../src/core/auth/key-cache.js';
 import { collectionsOf, ensureIndexes } from '../../src/core/db/collections.js';
 import type { CoreDeps } from '../../src/core/context.js';
 import { createJobRunner, type JobRunner } from '../../src/core/jobs/job-runner.js';
@@ -75,12 +76,16 @@ export async function openTestDatabase(
   await ensureIndexes(db);
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const mediaDir = await mkdtemp(path.join(os.tmpdir(), 'postdeck-media-'));
+  const collections = collectionsOf(db);
   const base: Omit<CoreDeps, 'jobs'> = {
-    db: collectionsOf(db),
+    db: collections,
     plans: options.plans ?? DEFAULT_PLANS,
+    // Tests default to the free plan, whose small caps they exercise; installs default to unlimited.
+    defaultPlan: 'free',
     logger,
     now: () => new Date(),
     secrets: createSecretBox(newSecretKey()),
+    keyCache: new ApiKeyCache(collections, logger),
     tiktok: new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 }),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},
@@ -116,6 +121,7 @@ export async function openTestDatabase(
     startWorker: () => jobRunner().startProcessing(),
     async close() {
       await runner?.stop(5_000);
+      await deps.keyCache.flush();
       await db.dropDatabase();
       await client.close();
       await rm(mediaDir, { recursive: true, force: true });

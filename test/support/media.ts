@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { CoreDeps } from '../../src/core/context.js';
 import type { MediaDoc } from '../../src/core/media/documents.js';
 import type { TestServer } from './http.js';
+import { buildMp4 } from './video.js';
 
 /** A real JPEG of the given size, made with sharp at test time. */
 export function makeJpeg(width = 640, height = 480): Promise<Buffer> {
@@ -25,18 +26,9 @@ export function makePng(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** An MP4 as far as sniffing goes: an `ftyp` box with brand `isom`, then `payloadBytes` of payload. */
+/** A minimal valid MP4 (one 1080x1920 video track, 10 s) with `payloadBytes` of media data; `brand` is ftyp's. */
 export function makeMp4(payloadBytes = 4096, brand = 'isom'): Buffer {
-  const ftyp = Buffer.alloc(24);
-  ftyp.writeUInt32BE(24, 0);
-  ftyp.write('ftyp', 4, 'latin1');
-  ftyp.write(brand, 8, 'latin1');
-  ftyp.writeUInt32BE(512, 12);
-  ftyp.write('isommp41', 16, 'latin1');
-  const mdat = Buffer.alloc(8);
-  mdat.writeUInt32BE(8 + payloadBytes, 0);
-  mdat.write('mdat', 4, 'latin1');
-  return Buffer.concat([ftyp, mdat, randomBytes(payloadBytes)]);
+  return buildMp4({ payloadBytes, brand });
 }
 
 /** Posts a multipart upload with `fields` and, unless `file` is null, a `file` part. */

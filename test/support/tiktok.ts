@@ -1,3 +1,4 @@
+import type { CoreDeps } from '../../src/core/context.js';
 import { createLogger } from '../../src/logger.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
 import { TikTokHttp, type TikTokHttpOptions } from '../../src/core/providers/tiktok/http.js';
@@ -154,4 +155,9 @@ export async function pollStatus(
       return { status: answer.status, text: answer.text, data };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Ages every stored creator-info read past its reuse window, as if the half minute had passed. */
+export async function expireCreatorInfo(deps: CoreDeps): Promise<void> {
+  await deps.db.creatorInfo.updateMany({}, { $set: { fetchedAt: new Date(0) } });
 }

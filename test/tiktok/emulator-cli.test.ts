@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnPostdeck } from '../support/spawn.js';
+import { runPostdeck, spawnPostdeck } from '../support/spawn.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-emulate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +33,7 @@ describe('postdeck emulate tiktok', () => {
     expect(output()).toContain('client key:     emulator-client-key');
     expect(output()).toContain('client secret:  emulator-client-secret');
     expect(output()).toContain('redirect URI:   http://localhost:18080/platforms/tiktok/callback');
+    expect(output()).toContain(`TIKTOK_EMULATOR_URL=${url}`);
     const accounts = (await (await fetch(`${url}/__control/accounts`)).json()) as { accounts: { username: string }[] };
     expect(accounts.accounts).toEqual([expect.objectContaining({ username: 'emulated.creator' })]);
     // The consent page accepts the Postdeck callback URL.
@@ -56,12 +57,18 @@ describe('postdeck emulate tiktok', () => {
     ).accounts;
     first.spawned.child.kill('SIGINT');
     expect(await first.spawned.exited).toBe(0);
-    const second = await start(['--data-file', dataFile]);
+    const second = await start(['--data-file', dataFile, '--pull-via', 'http://api:8080/']);
+    expect(second.output()).toContain('pull prefix:    http://localhost:18080/m/ (fetched from http://api:8080)');
     const after = (
       (await (await fetch(`${second.url}/__control/accounts`)).json()) as { accounts: { openId: string }[] }
     ).accounts;
     expect(after.map((a) => a.openId)).toEqual(before.map((a) => a.openId));
     second.spawned.child.kill('SIGTERM');
     expect(await second.spawned.exited).toBe(0);
+  });
+
+  it('refuses a --pull-via that is not an http address', async () => {
+    const refused = runPostdeck(['emulate', 'tiktok', '--port', '0', '--pull-via', 'api:8080'], { DATA_DIR: dir });
+    await expect(refused).rejects.toThrow(/--pull-via must be Postdeck's http\(s\) address/);
   });
 });

@@ -226,3 +226,38 @@ describe('PULL_FROM_URL videos', () => {
     });
   });
 });
+
+describe('pullVia', () => {
+  it('fetches media URLs of one address from another (in Docker: localhost of the browser, reached as the api service)', async () => {
+    const docker = await startTikTokFixture({
+      allowHttpPullUrls: true,
+      verifiedUrlPrefixes: ['http://localhost:18080/media/'],
+      pullVia: { from: 'http://localhost:18080/media/', to: `${mediaBase}/media/` },
+    });
+    try {
+      const { token } = await connectRaw(docker.emulator.url);
+      const answer = await apiCall(docker.emulator.url, token, CONTENT, {
+        media_type: 'PHOTO',
+        post_mode: 'DIRECT_POST',
+        post_info: { privacy_level: 'PUBLIC_TO_EVERYONE', title: 'via' },
+        source_info: {
+          source: 'PULL_FROM_URL',
+          photo_images: ['http://localhost:18080/media/portrait.jpg'],
+          photo_cover_index: 0,
+        },
+      });
+      const publishId = String(answer.json.data!.publish_id);
+      const done = await pollStatus(docker.emulator.url, token, publishId);
+      expect(done.data).toMatchObject({ status: 'PUBLISH_COMPLETE' });
+      expect(hits.at(-1)).toBe('/media/portrait.jpg');
+      const record = (await (
+        await controlCall(docker.emulator.url, 'GET', `/__control/posts/${publishId}`)
+      ).json()) as {
+        media: { url: string }[];
+      };
+      expect(record.media[0]!.url).toBe('http://localhost:18080/media/portrait.jpg');
+    } finally {
+      await docker.emulator.stop();
+    }
+  });
+});

@@ -142,7 +142,10 @@ describe('the posts calendar', () => {
     const queued = card(page.text, monday._id);
     expect(queued).toContain('<time class="time" datetime="2031-03-10T09:00:00.000Z">09:00</time>');
     expect(queued).toContain('<span class="badge queue">QUEUE</span>');
-    expect(queued).toContain('<p class="post-account">@calendar.creator</p>');
+    // The handle whole (an ellipsis, not a mid-word break, when the column is narrow), the full name on hover.
+    expect(queued).toContain(
+      '<p class="post-account" title="Calendar Creator (@calendar.creator)">@calendar.creator</p>',
+    );
     expect(queued).toContain('Monday morning &#60;b&#62;bold&#60;/b&#62;');
     expect(queued).toContain('No media');
     expect(queued).toContain(
@@ -185,6 +188,12 @@ describe('the posts calendar', () => {
     expect(card(page.text, photo._id)).toContain('3 images');
     expect(card(page.text, clip._id)).toContain('1 video');
     expect(card(page.text, photo._id)).toContain('An account no longer connected here');
+    // The first slide's preview, from this server's own path, in the day and the week view.
+    const thumbnail = `<img class="post-thumb" src="/m/${images[0]!._id}/${images[0]!.publicToken}/preview"`;
+    expect(card(page.text, photo._id)).toContain(thumbnail);
+    const week = await browser.get(`/posts?ws=${alice.workspaceId}&view=week&date=2031-04-01`);
+    expect(card(week.text, photo._id)).toContain(thumbnail);
+    expect(card(week.text, clip._id)).toContain(`/m/${video._id}/${video.publicToken}/preview`);
   });
 
   it('ignores a view or date that is not real and shows this week', async () => {

@@ -18,7 +18,12 @@ let owner: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await openTestDatabase({ plans: { free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 } } });
+  t = await openTestDatabase({
+    plans: {
+      free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
+      big: { captionCredits: 100, imageCredits: 10, monthlyPosts: 100 },
+    },
+  });
   server = await startTestServer(t);
   owner = await buildUser(t.deps, { name: 'Owner' });
   stranger = await buildUser(t.deps, { name: 'Stranger' });
@@ -43,8 +48,10 @@ describe('the usage page', () => {
     expect(page.status).toBe(200);
     const text = decodeEntities(page.text);
     expect(text).toContain('href="/usage" aria-current="page">Usage</a>');
-    expect(text).toMatch(/Caption credits[\s\S]*?value="3"[\s\S]*?3 of 20[\s\S]*?<td>20<\/td>\s*<td>17<\/td>/);
-    expect(text).toMatch(/Image credits[\s\S]*?0 of 0[\s\S]*?<td>0<\/td>\s*<td>0<\/td>/);
+    expect(text).toMatch(
+      /Caption credits[\s\S]*?value="3"[\s\S]*?3 of 20[\s\S]*?<td[^>]*>20<\/td>\s*<td[^>]*>17<\/td>/,
+    );
+    expect(text).toMatch(/Image credits[\s\S]*?0 of 0[\s\S]*?<td[^>]*>0<\/td>\s*<td[^>]*>0<\/td>/);
     expect(text).toMatch(/Posts[\s\S]*?0 of 30/);
     expect(text).toContain(`${nextReset()} 00:00 UTC`);
     expect(text).toMatch(/Plan\s*<strong>free<\/strong>/);
@@ -89,4 +96,26 @@ describe('the usage page', () => {
       await browser.close();
     }
   }, 60_000);
+
+  it("lets the install's owner change an account's plan there, and no one else", async () => {
+    const strangerBrowser = new WebClient(server);
+    await strangerBrowser.signIn(stranger.email, stranger.password);
+    expect((await strangerBrowser.get('/usage')).text).not.toContain('action="/usage/plan"');
+    const refused = await strangerBrowser.post('/usage/plan', { workspaceId: stranger.workspaceId, plan: 'big' });
+    expect(refused.status).toBe(403);
+    expect((await t.deps.db.accounts.findOne({ _id: stranger.accountId }))?.plan).toBe('free');
+
+    const browser = new WebClient(server);
+    await browser.signIn(owner.email, owner.password);
+    expect((await browser.get('/usage')).text).toContain('action="/usage/plan"');
+    const changed = await browser.post('/usage/plan', { workspaceId: owner.workspaceId, plan: 'big' });
+    expect(changed.status).toBe(303);
+    const after = decodeEntities((await browser.get(changed.location!)).text);
+    expect(after).toContain('The account is now on the big plan.');
+    expect(after).toMatch(/Posts[\s\S]*?0 of 100/);
+    await browser.get('/usage');
+    expect((await browser.post('/usage/plan', { workspaceId: owner.workspaceId, plan: 'gold' })).status).toBe(400);
+    await browser.get('/usage');
+    await browser.post('/usage/plan', { workspaceId: owner.workspaceId, plan: 'free' });
+  });
 });

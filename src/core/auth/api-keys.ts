@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../context.js';
 import type { ApiKeyDoc } from './documents.js';
+import type { VerifiedKey } from './key-cache.js';
 import { findSecretTarget, registerSecret } from '../db/secret-lookups.js';
-import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { hashSecret, hasSecretTokenShape, newSecretToken } from '../identity/tokens.js';
 
 export const API_KEY_PREFIX = 'service_sk_';
 const DISPLAY_PREFIX_CHARS = 8;
-// Writing lastUsedAt on every request would turn each read into a write; a minute is precise enough.
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** A key as listings show it: never the secret, only its first characters. */
 export interface ApiKeyView {
@@ -43,19 +42,30 @@ export async function mintApiKey(
   return { apiKey, view: toView(doc, null) };
 }
 
-/** Resolves a presented key to its scope, or throws `invalid_api_key` (wrong, malformed or revoked). */
+/**
+ * Resolves a presented key to its scope, or throws `invalid_api_key` (wrong, malformed or revoked).
+ * A key verified before is answered from the process's cache (key-cache.ts), with no round trip.
+ */
 export async function authenticateApiKey(deps: CoreDeps, presented: string): Promise<Scope> {
   if (!hasSecretTokenShape(presented, API_KEY_PREFIX)) throw invalidKey();
-  const keyId = await findSecretTarget(deps.db.secretLookups, 'api_key', hashSecret(presented));
-  const doc = keyId === null ? null : await deps.db.apiKeys.findOne({ _id: keyId });
-  if (!doc || doc.revokedAt) throw invalidKey();
-
-  await recordUse(deps, doc._id);
+  const hash = hashSecret(presented);
+  const cached = await deps.keyCache.lookup(hash);
+  const key = cached.key ?? (await readKey(deps, hash));
+  if (!key) throw invalidKey();
+  if (!cached.key) deps.keyCache.remember(hash, key, cached.generation);
+  deps.keyCache.used(key.keyId, deps.now());
   return {
-    workspaceId: doc.workspaceId,
-    accountId: doc.accountId,
-    actor: { type: 'api_key', keyId: doc._id, userId: doc.userId },
+    workspaceId: key.workspaceId,
+    accountId: key.accountId,
+    actor: { type: 'api_key', keyId: key.keyId, userId: key.userId },
   };
+}
+
+async function readKey(deps: CoreDeps, hash: string): Promise<VerifiedKey | null> {
+  const keyId = await findSecretTarget(deps.db.secretLookups, 'api_key', hash);
+  const doc = keyId === null ? null : await deps.db.apiKeys.findOne({ _id: keyId });
+  if (!doc || doc.revokedAt) return null;
+  return { keyId: doc._id, workspaceId: doc.workspaceId, accountId: doc.accountId, userId: doc.userId };
 }
 
 /** Lists the workspace's keys, newest first. */
@@ -66,7 +76,10 @@ export async function listApiKeys(deps: CoreDeps, scope: Scope): Promise<ApiKeyV
   return docs.map((doc) => toView(doc, lastUsed.get(doc._id) ?? null));
 }
 
-/** Revokes one of the workspace's keys; the next call made with it answers `invalid_api_key`. */
+/**
+ * Revokes one of the workspace's keys. Answers once every process has seen the revocation, so the
+ * next call made with the key answers `invalid_api_key` on any replica.
+ */
 export async function revokeApiKey(deps: CoreDeps, scope: Scope, keyId: string): Promise<void> {
   const result = await deps.db.apiKeys.updateOne(
     { _id: keyId, workspaceId: scope.workspaceId, revokedAt: null },
@@ -75,23 +88,13 @@ export async function revokeApiKey(deps: CoreDeps, scope: Scope, keyId: string):
   if (result.matchedCount === 0) {
     const exists = await deps.db.apiKeys.countDocuments({ _id: keyId, workspaceId: scope.workspaceId });
     if (exists === 0) throw notFound('API key');
+    return;
   }
+  await deps.keyCache.revoked(deps.now());
 }
 
 function invalidKey(): AppError {
   return new AppError('invalid_api_key', 'The API key is invalid or has been revoked');
-}
-
-async function recordUse(deps: CoreDeps, keyId: string): Promise<void> {
-  const now = deps.now();
-  const usage = await deps.db.apiKeyUsage.findOne({ _id: keyId });
-  if (usage && now.getTime() - usage.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-  try {
-    await deps.db.apiKeyUsage.updateOne({ _id: keyId }, { $set: { lastUsedAt: now } }, { upsert: true });
-  } catch (error) {
-    // Two first uses at once: one upsert inserts, the other hits the unique _id; either time is right.
-    if (!isDuplicateKeyError(error)) throw error;
-  }
 }
 
 function toView(doc: ApiKeyDoc, lastUsedAt: Date | null): ApiKeyView {

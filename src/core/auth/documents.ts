@@ -23,3 +23,10 @@ export interface ApiKeyUsageDoc {
   _id: string;
   lastUsedAt: Date;
 }
+
+/** One document (`_id` 'api-keys') whose random `nonce` changes at every revocation: see key-cache.ts. */
+export interface ApiKeyRevisionDoc {
+  _id: string;
+  nonce: string;
+  changedAt: Date;
+}

@@ -1,5 +1,5 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type { ApiKeyDoc, ApiKeyUsageDoc } from '../auth/documents.js';
+import type { ApiKeyDoc, ApiKeyRevisionDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
 import type {
   ChatCardDoc,
@@ -22,7 +22,13 @@ import type {
 } from '../media/documents.js';
 import type { OAuthClientDoc, OAuthCodeDoc } from '../oauth/documents.js';
 import type { WorkerProbeDoc } from '../ops/documents.js';
-import type { OAuthStateDoc, OAuthStateUseDoc, PlatformDoc, PlatformTokenDoc } from '../platforms/documents.js';
+import type {
+  CreatorInfoDoc,
+  OAuthStateDoc,
+  OAuthStateUseDoc,
+  PlatformDoc,
+  PlatformTokenDoc,
+} from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from '../publishing/documents.js';
 import type { GenerationJobDoc } from '../slides/generation/documents.js';
@@ -39,8 +45,10 @@ export interface Collections {
   invitations: Collection<InvitationDoc>;
   apiKeys: Collection<ApiKeyDoc>;
   apiKeyUsage: Collection<ApiKeyUsageDoc>;
+  apiKeyRevisions: Collection<ApiKeyRevisionDoc>;
   platforms: Collection<PlatformDoc>;
   platformTokens: Collection<PlatformTokenDoc>;
+  creatorInfo: Collection<CreatorInfoDoc>;
   oauthStates: Collection<OAuthStateDoc>;
   oauthStateUses: Collection<OAuthStateUseDoc>;
   leases: Collection<LeaseDoc>;
@@ -87,9 +95,11 @@ const INDEXES: IndexTable = {
   invitations: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }, { key: { expiresAt: 1 } }],
   apiKeys: [{ key: { hash: 1 }, unique: true }, { key: { workspaceId: 1 } }],
   apiKeyUsage: [],
+  apiKeyRevisions: [],
   platforms: [{ key: { workspaceId: 1, provider: 1, providerAccountId: 1 }, unique: true }],
   // Looked up by `_id`; the upkeep reads every document's dates (no filter the emulator could push down).
   platformTokens: [],
+  creatorInfo: [],
   oauthStates: [{ key: { expiresAt: 1 } }],
   oauthStateUses: [{ key: { expiresAt: 1 } }],
   leases: [{ key: { key: 1, generation: -1 } }, { key: { expiresAt: 1 } }],
@@ -149,8 +159,10 @@ const NAMES: { [K in keyof Collections]: string } = {
   invitations: 'invitations',
   apiKeys: 'api_keys',
   apiKeyUsage: 'api_key_usage',
+  apiKeyRevisions: 'api_key_revisions',
   platforms: 'platforms',
   platformTokens: 'platform_tokens',
+  creatorInfo: 'creator_info',
   oauthStates: 'oauth_states',
   oauthStateUses: 'oauth_state_uses',
   leases: 'leases',

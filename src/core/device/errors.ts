@@ -15,7 +15,11 @@ export type DeviceFlowErrorCode = keyof typeof DeviceFlowErrors;
 export class DeviceFlowError extends Error {
   override readonly name = 'DeviceFlowError';
 
-  constructor(readonly error: DeviceFlowErrorCode) {
+  constructor(
+    readonly error: DeviceFlowErrorCode,
+    /** Set when the caller's address is throttled: answered 429 with Retry-After, still `slow_down`. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(error);
   }
 }

@@ -1,6 +1,8 @@
 import type { CoreDeps } from '../context.js';
 import { mintApiKey } from '../auth/api-keys.js';
+import { addressKey, assertUnderRateLimits, countAgainstRateLimits, type RateLimit } from '../auth/rate-limit.js';
 import { claimLease } from '../db/leases.js';
+import { AppError } from '../errors.js';
 import type { DeviceCodeDoc, DeviceDecisionDoc } from './documents.js';
 import { hashSecret, hasSecretTokenShape } from '../identity/tokens.js';
 import { findDecision } from './decision.js';
@@ -22,21 +24,34 @@ export const DEFAULT_DEVICE_KEY_NAME = 'Device login';
  */
 export async function pollDeviceToken(
   deps: CoreDeps,
-  input: { deviceCode: string },
+  input: {
+    deviceCode: string;
+    /** The client's address; when given, wrong codes are limited per address. */ address?: string;
+  },
 ): Promise<{ status: 'approved'; api_key: string }> {
-  if (!hasSecretTokenShape(input.deviceCode, '')) throw new DeviceFlowError('expired_token');
-  const doc = await deps.db.deviceCodes.findOne({ deviceCodeHash: hashSecret(input.deviceCode) });
+  const limits = input.address === undefined ? [] : [wrongCodeLimit(input.address)];
+  await throttled(() => assertUnderRateLimits(deps, limits));
+  const doc = hasSecretTokenShape(input.deviceCode, '')
+    ? await deps.db.deviceCodes.findOne({ deviceCodeHash: hashSecret(input.deviceCode) })
+    : null;
   const now = deps.now();
-  if (!doc || doc.expiresAt <= now) throw new DeviceFlowError('expired_token');
+  if (!doc) {
+    await throttled(() => countAgainstRateLimits(deps, limits, 'wrong-code'));
+    throw new DeviceFlowError('expired_token');
+  }
+  if (doc.expiresAt <= now) throw new DeviceFlowError('expired_token');
   const decision = await findDecision(deps, doc._id);
   if (decision?.outcome === 'denied') throw new DeviceFlowError('access_denied');
   if (decision?.outcome === 'locked' || decision?.redeemedAt) throw new DeviceFlowError('expired_token');
 
   // The interval is measured from the previous poll, whatever it was answered, so a client
   // that keeps polling too fast keeps being slowed down until it honours the grown interval.
-  // Concurrent polls may overwrite each other's poll state; that only blurs the throttle.
+  // Concurrent polls all read the same previous poll; the lease of this interval lets one through.
   const sincePrevious = doc.lastPolledAt === null ? Infinity : now.getTime() - doc.lastPolledAt.getTime();
-  if (sincePrevious < doc.interval * 1000 - POLL_JITTER_MS) {
+  const onTime =
+    sincePrevious >= doc.interval * 1000 - POLL_JITTER_MS &&
+    (await claimLease(deps.db, pollLeaseKey(doc._id), { ttlMs: doc.interval * 1000 - POLL_JITTER_MS, now }));
+  if (!onTime) {
     await deps.db.deviceCodes.updateOne(
       { _id: doc._id },
       { $set: { lastPolledAt: now, interval: doc.interval + SLOW_DOWN_STEP_S } },
@@ -46,6 +61,32 @@ export async function pollDeviceToken(
   await deps.db.deviceCodes.updateOne({ _id: doc._id }, { $set: { lastPolledAt: now } });
   if (!decision) throw new DeviceFlowError('authorization_pending');
   return redeem(deps, doc, decision, now);
+}
+
+/** The lease each on-time poll claims for one interval (deleted with the code by the purge). */
+export function pollLeaseKey(deviceCodeId: string): string {
+  return `device:poll:${deviceCodeId}`;
+}
+
+/** Wrong device codes one address may send per 15 minutes before it is slowed down. */
+export const WRONG_CODES_PER_ADDRESS_PER_WINDOW = 30;
+
+function wrongCodeLimit(address: string): RateLimit {
+  return {
+    pool: `ratelimit:device-token-miss:addr:${addressKey(address)}`,
+    limit: WRONG_CODES_PER_ADDRESS_PER_WINDOW,
+    windowMs: 15 * 60_000,
+  };
+}
+
+/** A guessing address is told `slow_down` (with Retry-After), the answer RFC 8628 clients back off on. */
+async function throttled(check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+    throw new DeviceFlowError('slow_down', error.retryAfterSeconds);
+  }
 }
 
 /** The lease whose single claim redeems a device code (deleted with the code by the purge). */

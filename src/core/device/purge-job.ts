@@ -1,7 +1,8 @@
 import type { CoreDeps } from '../context.js';
+import { deleteLeases } from '../db/leases.js';
 import { definePeriodicJob } from '../jobs/periodic-job.js';
 import { nearMissPool } from './guess-guard.js';
-import { redeemLeaseKey } from './poll.js';
+import { pollLeaseKey, redeemLeaseKey } from './poll.js';
 
 /** Expired codes are kept this long, so a late poll still gets `expired_token` from its own record. */
 export const DEVICE_CODE_RETENTION_MS = 60 * 60_000;
@@ -9,7 +10,7 @@ const BATCH = 500;
 
 /**
  * Deletes device authorizations that expired more than an hour ago, with their user-code
- * reservations, decisions, redeem leases and near-miss counters. Returns how many went.
+ * reservations, decisions, redeem and poll leases and near-miss counters. Returns how many went.
  * Deleting the lease is safe: a gone (or expired) code answers `expired_token` before any
  * lease is looked at.
  */
@@ -25,7 +26,7 @@ export async function purgeExpiredDeviceCodes(deps: CoreDeps): Promise<number> {
         .toArray()
     ).map((doc) => doc._id);
     if (ids.length === 0) return purged;
-    await deps.db.leases.deleteMany({ key: { $in: ids.map(redeemLeaseKey) } });
+    await deleteLeases(deps.db, [...ids.map(redeemLeaseKey), ...ids.map(pollLeaseKey)]);
     await deps.db.ledger.deleteMany({ pool: { $in: ids.map(nearMissPool) } });
     await deps.db.deviceDecisions.deleteMany({ _id: { $in: ids } });
     purged += (await deps.db.deviceCodes.deleteMany({ _id: { $in: ids } })).deletedCount;

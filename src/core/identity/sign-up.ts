@@ -5,6 +5,7 @@ import { claimLease, isLeaseHeld, releaseLease, type Lease } from '../db/leases.
 import { AppError, isDuplicateKeyError } from '../errors.js';
 import { addressKey, countAgainstRateLimits } from '../auth/rate-limit.js';
 import { createTenant, createUser } from '../tenancy/create-tenant.js';
+import { adoptScriptedWorkspace, findUnclaimedScriptedWorkspace } from '../tenancy/scripted-workspace.js';
 import { acceptInvitation, findUsableInvitation } from './invitations.js';
 import { assertPasswordRules, hashPassword } from './passwords.js';
 import { normalizeEmail } from './schema.js';
@@ -75,9 +76,22 @@ export async function signUp(
       const joined = await acceptInvitation(deps, { token: input.invitation, userId });
       return { user: toUserView(user), ...joined, via: 'invitation' };
     }
+    // A workspace a script made before anyone signed up becomes the first person's, keys and all.
+    const scripted = firstOwner ? await findUnclaimedScriptedWorkspace(deps) : null;
+    if (scripted) {
+      await adoptScriptedWorkspace(deps, scripted.workspace._id, userId);
+      deps.logger.info({ userId, workspaceId: scripted.workspace._id }, 'first owner took over the scripted workspace');
+      return {
+        user: toUserView(user),
+        workspaceId: scripted.workspace._id,
+        accountId: scripted.workspace.accountId,
+        role: 'owner',
+        via: 'first_owner',
+      };
+    }
     const tenant = await createTenant(deps, {
       name: `${input.name}'s workspace`,
-      plan: options.plan ?? 'free',
+      plan: options.plan ?? deps.defaultPlan,
       ownerUserId: userId,
     });
     deps.logger.info({ userId, workspaceId: tenant.workspace._id, firstOwner: firstOwner !== null }, 'user signed up');

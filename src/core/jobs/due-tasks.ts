@@ -53,6 +53,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   const insertHints = new Map<number, number>();
   let deps: CoreDeps | undefined;
   let ticker: NodeJS.Timeout | undefined;
+  /** The look for due tasks in flight, which stop() lets finish. */
+  let looking: Promise<void> | null = null;
   let lastRecovery = 0;
   let stopped = false;
 
@@ -199,9 +201,10 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       deps = jobDeps;
       const loop = () => {
         if (stopped) return;
-        tick()
+        looking = tick()
           .catch((error: unknown) => logger.warn({ err: error }, 'looking for due tasks failed'))
           .finally(() => {
+            looking = null;
             if (!stopped) ticker = setTimeout(loop, options.pollIntervalMs);
           });
       };
@@ -214,9 +217,11 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       waiting.length = 0;
-      const all = Promise.allSettled([...running.values()]);
       const timeout = new Promise((resolve) => setTimeout(resolve, drainMs).unref());
-      await Promise.race([all, timeout]);
+      // A look in flight finishes first (the database closes after stop(), mid-query it would fail),
+      // then the tasks running, including any that look started.
+      await Promise.race([looking, timeout]);
+      await Promise.race([Promise.allSettled([...running.values()]), timeout]);
       return { unfinished: running.size };
     },
   };

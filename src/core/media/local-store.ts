@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { access, mkdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -56,6 +56,23 @@ export function createLocalMediaStore(dir: string): MediaStore {
     },
     async delete(key) {
       await rm(fileOf(key), { force: true });
+    },
+    async sweepPartials(idleMs) {
+      const cutoff = Date.now() - idleMs;
+      let swept = 0;
+      for (const name of await readdir(tmpDir)) {
+        if (!name.endsWith('.part')) continue;
+        const file = path.join(tmpDir, name);
+        // A write in progress touches its file with every chunk; only idle ones go.
+        const modified = await stat(file).then(
+          (info) => info.mtimeMs,
+          () => Infinity,
+        );
+        if (modified > cutoff) continue;
+        await rm(file, { force: true });
+        swept += 1;
+      }
+      return swept;
     },
     async exists(key) {
       try {

@@ -7,6 +7,9 @@ import { newStorageKey } from './store.js';
 /** Longest side of a preview image, in pixels. */
 export const PREVIEW_MAX_SIDE = 512;
 
+/** The most pixels an image may have: sharp's own decoding limit (about 16383 × 16383). */
+export const MAX_IMAGE_PIXELS = 268_402_689;
+
 /** An image's size plus its stored preview. */
 export interface ImageFacts {
   width: number;
@@ -16,18 +19,26 @@ export interface ImageFacts {
 
 /**
  * Reads the stored image's dimensions and stores a WebP preview at most 512 px on its longest
- * side. An image that sniffs right but cannot be decoded is `invalid_media_file`.
+ * side. An image that sniffs right but cannot be decoded, or is larger than sharp decodes, is
+ * `invalid_media_file`, saying which.
  */
 export async function describeImage(store: MediaStore, storageKey: string): Promise<ImageFacts> {
   let width: number | undefined;
   let height: number | undefined;
   try {
-    const meta = await (await store.get(storageKey)).pipe(sharp()).metadata();
+    // Header only, whatever the size: the size check below explains a refusal better than sharp can.
+    const meta = await (await store.get(storageKey)).pipe(sharp({ limitInputPixels: false })).metadata();
     ({ width, height } = meta);
   } catch {
     throw new AppError('invalid_media_file', 'The image could not be decoded');
   }
   if (!width || !height) throw new AppError('invalid_media_file', 'The image has no dimensions');
+  if (width * height > MAX_IMAGE_PIXELS) {
+    throw new AppError(
+      'invalid_media_file',
+      `The image is too large: ${width}×${height} is ${megapixels(width * height)} megapixels, and Postdeck reads images of up to ${megapixels(MAX_IMAGE_PIXELS)} megapixels.`,
+    );
+  }
   const resizer = sharp()
     .rotate()
     .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
@@ -41,6 +52,10 @@ export async function describeImage(store: MediaStore, storageKey: string): Prom
     await store.delete(previewKey);
     throw new AppError('invalid_media_file', 'The image could not be decoded');
   }
+}
+
+function megapixels(pixels: number): number {
+  return Math.round(pixels / 1_000_000);
 }
 
 let placeholder: Promise<Buffer> | undefined;

@@ -28,6 +28,12 @@ export interface MediaStore {
   /** Removes the object; removing a missing one is not an error (deletes may be retried). */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Deletes partial writes nothing has written to for `idleMs` (left by a process that died mid-upload);
+   * answers how many. Only stores that keep partial writes of their own have it (S3 aborts a failed
+   * multipart upload itself).
+   */
+  sweepPartials?(idleMs: number): Promise<number>;
 }
 
 const KEY_PATTERN = /^[0-9a-f]{32}$/;

@@ -9,7 +9,7 @@ import type { IngestedFile } from './ingest.js';
 import { describeImage } from './preview.js';
 import type { UploadFieldsSchema } from './schema.js';
 import { MEDIA_MIME_TYPES, mediaTypeOf } from './sniff.js';
-import { probeStoredVideo } from './video-probe.js';
+import { probeStoredVideo, type VideoFacts } from './video-probe.js';
 import { toMedia, type Media } from './view.js';
 
 /** The validated text fields of an upload. */
@@ -45,7 +45,9 @@ export async function createUploadedMedia(
       preview = facts.preview;
     } else {
       // Same place as an image's size: read from the store, only the parts that hold it.
-      thumbnailMetadata = { ...(await probeStoredVideo(media.store, file.storageKey, file.size, file.mimeType)) };
+      const facts = await probeStoredVideo(media.store, file.storageKey, file.size, file.mimeType);
+      requireReadableVideo(file.mimeType, facts);
+      thumbnailMetadata = { ...facts };
     }
     const now = deps.now();
     const doc: MediaDoc = {
@@ -72,6 +74,24 @@ export async function createUploadedMedia(
     await discardIngested(media, file);
     if (previewKey) await media.store.delete(previewKey);
     throw error;
+  }
+}
+
+/**
+ * An MP4 or QuickTime file whose container says no duration or has no video track would only fail
+ * at TikTok: refuse it now. (WebM containers are not read; see docs/decisions.md.)
+ */
+function requireReadableVideo(mimeType: string, facts: VideoFacts): void {
+  if (mimeType !== 'video/mp4' && mimeType !== 'video/quicktime') return;
+  const missing = [
+    ...(facts.durationSec === null || facts.durationSec <= 0 ? ['duration'] : []),
+    ...(facts.width === null || facts.height === null ? ['video track'] : []),
+  ];
+  if (missing.length > 0) {
+    throw new AppError(
+      'invalid_media_file',
+      `The video could not be read: its container has no ${missing.join(' and no ')}. Upload a complete MP4 or MOV file.`,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { revokeToken } from '../providers/tiktok/oauth.js';
 import { findWorkspacePlatform } from './find-platform.js';
 import { refreshHeld, TOKEN_LEASE_TTL_MS, underTokenLease } from './tiktok-token-access.js';
 import { deleteTokens, readTokens, type OpenTokens } from './tiktok-tokens.js';
+import { forgetCreatorInfo } from './creator-info-cache.js';
 
 /**
  * Disconnects an account: revokes the grant at TikTok, forgets the sealed tokens and marks the
@@ -22,6 +23,7 @@ export async function disconnectPlatform(deps: CoreDeps, scope: Scope, platformI
       const tokens = await readTokens(deps, platform._id);
       if (tokens) await revokeGrant(deps, platform, tokens);
       await deleteTokens(deps, platform._id);
+      await forgetCreatorInfo(deps, platform._id);
       const changes = { disabled: true, tokenExpiresAt: null, updatedAt: deps.now() };
       await deps.db.platforms.updateOne({ _id: platform._id }, { $set: changes });
       deps.logger.info({ platformId: platform._id, workspaceId: scope.workspaceId }, 'tiktok account disconnected');

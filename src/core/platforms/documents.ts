@@ -1,5 +1,7 @@
 // Stored documents of connected provider accounts and their OAuth states. Ids are UUID strings kept in `_id`.
 
+import type { TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
+
 /** A connected provider account (filled by the TikTok integration). */
 export interface PlatformDoc {
   _id: string;
@@ -61,4 +63,12 @@ export interface OAuthStateUseDoc {
   _id: string;
   usedAt: Date;
   expiresAt: Date;
+}
+
+/** The last creator info read for a platform (`_id` is the platform's), reused for a short time. */
+export interface CreatorInfoDoc {
+  _id: string;
+  workspaceId: string;
+  result: TikTokCreatorInfoResult;
+  fetchedAt: Date;
 }

@@ -8,6 +8,7 @@ import { issueOAuthState, OAUTH_STATE_TTL_MS, spendOAuthState } from './oauth-st
 import { TOKEN_LEASE_TTL_MS, underTokenLease } from './tiktok-token-access.js';
 import { readTikTokProfile, type TikTokProfile } from './tiktok-profile.js';
 import { deleteTokens, storeTokens } from './tiktok-tokens.js';
+import { forgetCreatorInfo } from './creator-info-cache.js';
 
 /** Where to send the person next: TikTok's consent page, valid until `expiresAt`. */
 export interface StartedConnection {
@@ -133,6 +134,8 @@ async function updateExisting(
     existing._id,
     async () => {
       await storeTokens(deps, existing._id, tokens);
+      // A reconnect may change what the creator may do (another grant, settings changed meanwhile).
+      await forgetCreatorInfo(deps, existing._id);
       // Profile-derived metadata is replaced whole (a narrower grant must not keep an old snapshot).
       const { scopes: _s, missingScopes: _m, unionId: _u, creatorInfo: _c, ...kept } = existing.metadata;
       const changes = {

@@ -87,7 +87,7 @@ export interface PostingSchemaInput {
 const CONSENT = "By posting, you agree to TikTok's Music Usage Confirmation.";
 const BRANDED_CONSENT = "By posting, you agree to TikTok's Branded Content Policy and Music Usage Confirmation.";
 
-/** Renders the posting rules for one TikTok account from its live creator info (spec 4, Platforms). */
+/** Renders the posting rules for one TikTok account from its creator info (spec 4, Platforms). */
 export function buildTikTokPostingSchema(input: PostingSchemaInput): PostingSchemaBody {
   const rules = tiktokPostingRules(input.creator);
   const maxDuration = rules.maxVideoDurationSec;

@@ -33,7 +33,8 @@ export function capabilitiesFor(scopes: readonly string[]): string[] {
  * Reads the account's profile with only the fields its scopes allow (asking for `username`
  * without `user.info.profile` fails the whole call), and the creator info when `video.publish`
  * was granted; the handle falls back to creator info's username. Creator info is a snapshot for
- * display: the posting schema always reads it live.
+ * display (the posting schema reads its own, creator-info-cache.ts); a connection does not wait
+ * for it when requests have used their share of TikTok's limit.
  */
 export async function readTikTokProfile(
   http: TikTokHttp,
@@ -46,7 +47,7 @@ export async function readTikTokProfile(
   let creator: TikTokCreatorInfoResult | null = null;
   if (scopes.includes('video.publish')) {
     try {
-      creator = await queryCreatorInfo(http, accessToken);
+      creator = await queryCreatorInfo(http, accessToken, 'request');
     } catch (error) {
       // The snapshot is optional; a failing creator info must not block connecting the account.
       if (!(error instanceof TikTokApiError)) throw error;

@@ -105,6 +105,7 @@ async function prepare(
     platform,
     { content: input.content, settings: input.settings, threadReplies: input.threadReplies },
     loaded,
+    'request',
   );
   if (issues.length > 0) {
     const details = issues.map((issue) => ({

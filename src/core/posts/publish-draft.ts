@@ -86,6 +86,7 @@ async function checkedSettings(
     platform,
     { content, settings: input.settings ?? draft.settings, threadReplies },
     loaded,
+    'request',
   );
   if (issues.length === 0) return settings;
   const sent = (field: string | number | undefined): boolean =>

@@ -104,35 +104,43 @@ export function requireTimeToSchedule(input: { mode: string; scheduledFor?: stri
     : [];
 }
 
+/** The same rule in the JSON Schema of each body, so clients and validators see it too. */
+export const SCHEDULE_NEEDS_TIME: z.GlobalMeta = {
+  if: { properties: { mode: { const: 'schedule' } }, required: ['mode'] },
+  then: { required: ['scheduledFor'] },
+};
+
 /** What create posts takes; its mode/scheduledFor rule is `requireTimeToSchedule`. */
-export const CreatePostsInputSchema = z.object({
-  platformIds: z
-    .array(z.uuid())
-    .min(1)
-    .max(MAX_PLATFORMS_PER_REQUEST)
-    .superRefine((ids, ctx) => {
-      ids.forEach((id, index) => {
-        if (ids.indexOf(id) !== index) {
-          ctx.addIssue({ code: 'custom', path: [index], message: `platform ${id} is listed twice` });
-        }
-      });
-    })
-    .describe('from list platforms; each gets its own post group'),
-  content: z.string().describe('the caption (video) or description (photo)'),
-  mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
-  scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
-  mediaIds: z
-    .array(z.uuid())
-    .max(MAX_MEDIA_IDS)
-    .default([])
-    .describe('READY media, in order: exactly one video, or 1 to 35 images'),
-  settings: SettingsSchema.optional().describe("provider settings; see the platform's posting schema"),
-  threadReplies: z
-    .array(ThreadReplySchema)
-    .max(MAX_THREAD_REPLIES)
-    .default([])
-    .describe('replies posted after the root; TikTok supports none'),
-});
+export const CreatePostsInputSchema = z
+  .object({
+    platformIds: z
+      .array(z.uuid())
+      .min(1)
+      .max(MAX_PLATFORMS_PER_REQUEST)
+      .superRefine((ids, ctx) => {
+        ids.forEach((id, index) => {
+          if (ids.indexOf(id) !== index) {
+            ctx.addIssue({ code: 'custom', path: [index], message: `platform ${id} is listed twice` });
+          }
+        });
+      })
+      .describe('from list platforms; each gets its own post group'),
+    content: z.string().describe('the caption (video) or description (photo)'),
+    mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
+    scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
+    mediaIds: z
+      .array(z.uuid())
+      .max(MAX_MEDIA_IDS)
+      .default([])
+      .describe('READY media, in order: exactly one video, or 1 to 35 images'),
+    settings: SettingsSchema.optional().describe("provider settings; see the platform's posting schema"),
+    threadReplies: z
+      .array(ThreadReplySchema)
+      .max(MAX_THREAD_REPLIES)
+      .default([])
+      .describe('replies posted after the root; TikTok supports none'),
+  })
+  .meta(SCHEDULE_NEEDS_TIME);
 export type CreatePostsInput = z.infer<typeof CreatePostsInputSchema>;
 
 export const ListPostsInputSchema = z.object({
@@ -155,5 +163,5 @@ export const PublishPostInputSchema = PostIdInputSchema.extend({
   scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
   content: z.string().optional().describe('reviewed content, stored before publishing'),
   settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
-});
+}).meta(SCHEDULE_NEEDS_TIME);
 export type PublishPostInput = z.infer<typeof PublishPostInputSchema>;

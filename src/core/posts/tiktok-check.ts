@@ -6,8 +6,8 @@ import { requirePostingPlatform } from '../platforms/platform-errors.js';
 import { tiktokPostingRules } from '../platforms/tiktok-post-limits.js';
 import type { TikTokPostMedia } from '../platforms/tiktok-media-rules.js';
 import { tiktokPostKind, validateTikTokPost } from '../platforms/tiktok-post-rules.js';
-import { withTikTokToken } from '../platforms/tiktok-token-access.js';
-import { queryCreatorInfo } from '../providers/tiktok/creator-info.js';
+import { readCreatorInfo } from '../platforms/creator-info-cache.js';
+import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
 
 /** A post's media ids resolved in order; `indexes[j]` is where `media[j]` stands in the ids. */
 export interface LoadedMedia {
@@ -59,7 +59,8 @@ function toPostMedia(doc: MediaDoc): TikTokPostMedia {
 }
 
 /**
- * Checks a post against TikTok's rules for this creator right now (creator info read live).
+ * Checks a post against TikTok's rules for this creator now (creator info at most half a minute
+ * old; `caller` says whether a request or the publishing engine asks, see readCreatorInfo).
  * Issue paths are the validator's (`['settings', 'privacy_level']`, `['platformId']`), with media
  * indexes pointing into the post's own `mediaIds`. `settings` is what to store when there are no
  * issues: the given settings with the interaction defaults written out (off unless allowed).
@@ -69,9 +70,10 @@ export async function checkTikTokPost(
   platform: PlatformDoc,
   fields: PostFields,
   loaded: LoadedMedia,
+  caller: TikTokCaller,
 ): Promise<{ issues: IssueDetail[]; settings: Record<string, unknown> }> {
   requirePostingPlatform(platform);
-  const creator = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(deps.tiktok, token));
+  const creator = await readCreatorInfo(deps, platform, caller);
   const found = validateTikTokPost(tiktokPostingRules(creator), {
     content: fields.content,
     settings: fields.settings,

@@ -96,6 +96,7 @@ async function prepare(deps: CoreDeps, post: PostDoc): Promise<Prepared> {
     platform,
     { content: post.content, settings: post.settings, threadReplies: [] },
     loaded,
+    'background',
   );
   if (issues.length > 0) {
     const shown = issues.slice(0, 3).map((issue) => issue.message.replace(/[.]$/, ''));

@@ -1,6 +1,8 @@
 import type { CoreDeps } from '../context.js';
 import { mintApiKey } from '../auth/api-keys.js';
 import { createTenant, createUser, setAccountPlan } from './create-tenant.js';
+import { installWorkspace } from './onboarding.js';
+import { SCRIPTED_WORKSPACE_NAME } from './scripted-workspace.js';
 
 export interface BootstrapResult {
   accountId: string;
@@ -12,13 +14,20 @@ export interface BootstrapResult {
 /**
  * The scripted way to a key (`postdeck admin bootstrap`): reuses the workspace called
  * `workspaceName` with its account and owner when one exists, otherwise creates all three;
- * applies `plan` when given; always mints a new key.
+ * applies `plan` when given; always mints a new key. Without a name: the install's own workspace
+ * (its first owner's), or `Default`, which the first person to sign up then takes over.
  */
 export async function bootstrapTenant(
   deps: CoreDeps,
-  input: { workspaceName: string; plan?: string | undefined },
+  input: { workspaceName?: string | undefined; plan?: string | undefined },
 ): Promise<BootstrapResult> {
-  const existing = await deps.db.workspaces.findOne({ name: input.workspaceName }, { sort: { createdAt: 1 } });
+  if (input.workspaceName === undefined) {
+    // No name: the install's own workspace, so the key works where its owner looks.
+    const main = await installWorkspace(deps);
+    if (main) return keyFor(deps, main.workspace.accountId, main.workspace._id, main.ownerUserId, input.plan);
+  }
+  const workspaceName = input.workspaceName ?? SCRIPTED_WORKSPACE_NAME;
+  const existing = await deps.db.workspaces.findOne({ name: workspaceName }, { sort: { createdAt: 1 } });
   let accountId: string;
   let workspaceId: string;
   let userId: string;
@@ -30,10 +39,10 @@ export async function bootstrapTenant(
     userId = owner.userId;
     if (input.plan) await setAccountPlan(deps, accountId, input.plan);
   } else {
-    const user = await createUser(deps, { email: null, name: `${input.workspaceName} owner` });
+    const user = await createUser(deps, { email: null, name: `${workspaceName} owner` });
     const tenant = await createTenant(deps, {
-      name: input.workspaceName,
-      plan: input.plan ?? 'free',
+      name: workspaceName,
+      plan: input.plan ?? deps.defaultPlan,
       ownerUserId: user._id,
     });
     accountId = tenant.account._id;
@@ -41,6 +50,17 @@ export async function bootstrapTenant(
     userId = user._id;
   }
 
+  return keyFor(deps, accountId, workspaceId, userId, undefined);
+}
+
+async function keyFor(
+  deps: CoreDeps,
+  accountId: string,
+  workspaceId: string,
+  userId: string,
+  plan: string | undefined,
+): Promise<BootstrapResult> {
+  if (plan) await setAccountPlan(deps, accountId, plan);
   const { apiKey } = await mintApiKey(deps, { workspaceId, accountId, userId, name: 'bootstrap' });
   return { accountId, workspaceId, userId, apiKey };
 }

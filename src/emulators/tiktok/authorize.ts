@@ -30,16 +30,23 @@ export function registerAuthorize(router: Router, state: EmulatorState, options:
     }).join('');
     const choices = [...state.accounts.values()]
       .map((a, i) => {
-        const label = `${a.displayName} (@${a.username})`;
-        return `<label><input type="radio" name="open_id" value="${escapeHtml(a.openId)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(label)}</label>`;
+        const checked = i === 0 ? ' checked' : '';
+        return `<label class="account"><input type="radio" name="open_id" value="${escapeHtml(a.openId)}" aria-label="${escapeHtml(`${a.displayName} (@${a.username})`)}"${checked}>
+<span><b>${escapeHtml(a.displayName)}</b><br><small>@${escapeHtml(a.username)}</small></span></label>`;
       })
-      .join('<br>');
+      .join('');
+    const scopes = (query.get('scope') ?? '').split(',').filter(Boolean);
     ctx.type = 'html';
-    ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>TikTok emulator: authorize</title></head><body>
-<h1>TikTok emulator</h1><p>This is a local emulator, not TikTok. Scopes requested: ${escapeHtml(query.get('scope') ?? '')}</p>
-<form method="post" action="/v2/auth/authorize/">${hidden}${choices || '<p>No emulated accounts exist yet.</p>'}
-<p><button type="submit" name="decision" value="authorize">Authorize</button>
-<button type="submit" name="decision" value="cancel">Cancel</button></p></form></body></html>`;
+    ctx.body = page(
+      'TikTok emulator: authorize',
+      `<p class="note">A local emulator of TikTok's login, not TikTok: nothing is posted anywhere.</p>
+<h1>Allow the app to post for you?</h1>
+<p>It asks for: ${scopes.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(' ') || 'nothing'}</p>
+<form method="post" action="/v2/auth/authorize/">${hidden}
+<fieldset><legend>Post as</legend>${choices || '<p>No emulated accounts exist yet.</p>'}</fieldset>
+<p class="buttons"><button type="submit" name="decision" value="authorize">Authorize</button>
+<button type="submit" name="decision" value="cancel" class="secondary">Cancel</button></p></form>`,
+    );
   });
 
   router.post('/v2/auth/authorize/', async (ctx) => {
@@ -101,6 +108,23 @@ function checkRequest(ctx: Context, params: URLSearchParams, options: EmulatorOp
 function errorPage(ctx: Context, error: string, description: string): false {
   ctx.status = 400;
   ctx.type = 'html';
-  ctx.body = `<!doctype html><html><body><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description)}</p></body></html>`;
+  ctx.body = page('TikTok emulator: error', `<h1>${escapeHtml(error)}</h1><p>${escapeHtml(description)}</p>`);
   return false;
+}
+
+/** The emulator's pages: one centred card, readable on a phone and a laptop. */
+function page(title: string, main: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>
+body{margin:0;background:#f1f1f2;color:#161823;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
+main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:14px;box-shadow:0 2px 12px rgba(0,0,0,.08)}
+@media (max-width:30rem){main{margin:0;border-radius:0;min-height:100vh;box-sizing:border-box}}
+h1{font-size:1.35rem;margin:.25rem 0 .75rem}.note{margin:0 0 1rem;padding:.5rem .75rem;background:#fff4e5;border-radius:8px;font-size:.9rem}
+code{background:#f1f1f2;padding:.05rem .35rem;border-radius:4px;font-size:.85rem}
+fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.5rem}
+.account{display:flex;gap:.75rem;align-items:center;padding:.6rem .75rem;border:1px solid #e3e3e4;border-radius:10px;margin:.4rem 0;cursor:pointer}
+.account small{color:#6b6c74}.buttons{display:flex;gap:.75rem;margin:1.25rem 0 0}
+button{flex:1;font:inherit;font-weight:600;padding:.7rem 1rem;border-radius:8px;border:0;background:#fe2c55;color:#fff;cursor:pointer}
+button.secondary{background:#f1f1f2;color:#161823}
+</style></head><body><main>${main}</main></body></html>`;
 }

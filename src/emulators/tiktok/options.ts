@@ -45,6 +45,11 @@ export interface EmulatorOptions {
   verifiedUrlPrefixes: string[];
   /** Accept `http` pull URLs (TikTok never does); for local Postdeck, which serves media over http on loopback. */
   allowHttpPullUrls: boolean;
+  /**
+   * Fetch pull URLs starting with `from` at `to` instead (same rest), checked as given: in Docker the
+   * media URLs name the browser's `localhost`, which the emulator's container reaches by service name.
+   */
+  pullVia?: { from: string; to: string };
   /** false: the app is unaudited (private accounts only, SELF_ONLY, at most 5 posting users a day). */
   audited: boolean;
   /** The audited app's daily cap of distinct posting users (`reached_active_user_cap`); null for none. */

@@ -39,7 +39,7 @@ export function startPull(
       for (const record of publish.media) {
         const file = path.join(mediaDir, `${randomBytes(12).toString('hex')}.bin`);
         files.push(file);
-        const response = await fetch(record.url ?? '', { redirect: 'manual', signal });
+        const response = await fetch(pullAddress(record.url ?? '', options), { redirect: 'manual', signal });
         if (response.status < 200 || response.status > 299 || !response.body) {
           throw new Error(`pull answered ${response.status}`);
         }
@@ -75,4 +75,9 @@ export function startPull(
       for (const file of files) await discard(file);
     }
   })();
+}
+
+/** Where a pull URL is fetched: the URL itself, or its rest at `pullVia.to`. */
+function pullAddress(url: string, { pullVia }: EmulatorOptions): string {
+  return pullVia && url.startsWith(pullVia.from) ? `${pullVia.to}${url.slice(pullVia.from.length)}` : url;
 }

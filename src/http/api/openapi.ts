@@ -34,7 +34,14 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
     description: 'A web session token (from /auth/signin); only for approving device codes',
   });
   for (const route of routes) registry.registerPath(toPathConfig(route));
-  registerDeviceFlowPaths(registry);
+  registerDeviceFlowPaths(registry, (statuses) =>
+    Object.fromEntries(
+      Object.entries(statuses).map(([status, description]) => [
+        Number(status),
+        { description, content: { 'application/json': { schema: ErrorBodySchema } } },
+      ]),
+    ),
+  );
   registerUploadLinkPath(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -86,7 +93,9 @@ function toPathConfig(route: RestRoute): RouteConfig {
       ? { description: operation.result, content: { 'application/json': { schema: operation.output } } }
       : { description: operation.result },
   };
-  const errors = route.idempotent ? [...operation.errors, ...IDEMPOTENCY_ERRORS] : operation.errors;
+  // A JSON body is read before the operation runs: too large is 413, not JSON is 415.
+  const bodyErrors: ErrorCode[] = route.body ? ['invalid_request', 'payload_too_large', 'unsupported_media_type'] : [];
+  const errors = [...operation.errors, ...bodyErrors, ...(route.idempotent ? IDEMPOTENCY_ERRORS : [])];
   for (const code of new Set(['missing_api_key', 'invalid_api_key', ...errors] as const)) {
     const status = STATUS_BY_CODE[code];
     const existing = responses[status] as { description: string } | undefined;

@@ -1,41 +1,41 @@
-import { escapeHtml } from '../shared/escape-html.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-/** Renders a small, dependency-free HTML reference of the OpenAPI document. */
-export function renderReferencePage(document: OpenApiLike): string {
-  const sections = Object.entries(document.paths ?? {}).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, op]) => renderOperation(method, path, op)),
-  );
-  return `<!doctype html>
+/**
+ * The API reference: Redoc (installed from npm and served by Postdeck itself, so an offline
+ * install has it too) rendering `openapi.json` with every schema, example and the auth scheme.
+ */
+export const REFERENCE_ASSETS = {
+  /**
+   * Redoc's standalone browser bundle, read once. Its "API docs by Redocly" badge loads a logo from
+   * Redocly's CDN; the badge gets an empty inline image instead, so the page asks nothing of the network.
+   */
+  redoc: readFileSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replace(
+    'https://cdn.redoc.ly/redoc/logo-mini.svg',
+    'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E',
+  ),
+  /** Starts Redoc on the document; a file of its own, since the page allows no inline script. */
+  init: `Redoc.init('openapi.json', {
+  hideDownloadButton: false,
+  expandResponses: '200,201,202',
+  jsonSampleExpandLevel: 3,
+  theme: { colors: { primary: { main: '#fe2c55' } }, typography: { fontFamily: 'system-ui, sans-serif', headings: { fontFamily: 'system-ui, sans-serif' } } }
+}, document.getElementById('reference'));
+`,
+};
+
+/** The host page: Redoc draws into #reference; without JavaScript it points at the JSON document. */
+export const REFERENCE_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Postdeck API reference</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1f}
-h2{font-size:1.1rem;margin-top:2rem}code,pre{font-family:ui-monospace,monospace;font-size:.85rem}
-pre{background:#f4f4f6;padding:.75rem;overflow:auto;border-radius:6px}.m{font-weight:700;text-transform:uppercase}
-</style></head><body>
-<h1>Postdeck API reference</h1>
-<p>Every call sends <code>Authorization: Bearer service_sk_…</code>. Errors have the body
-<code>{ code, message, details? }</code>; branch on <code>code</code>.
-The machine-readable document is at <a href="openapi.json">openapi.json</a>.</p>
-${sections.join('\n')}
+<style>body{margin:0}</style>
+</head><body>
+<div id="reference"><noscript><p>The reference needs JavaScript; the document itself is at <a href="openapi.json">openapi.json</a>.</p></noscript></div>
+<script src="docs/redoc.standalone.js"></script>
+<script src="docs/init.js"></script>
 </body></html>`;
-}
 
-/** The part of an OpenAPI document the page reads. */
-export interface OpenApiLike {
-  paths?: Record<
-    string,
-    Record<string, { summary?: string; requestBody?: unknown; responses?: unknown; parameters?: unknown }>
-  >;
-}
-
-function renderOperation(
-  method: string,
-  path: string,
-  op: { summary?: string; requestBody?: unknown; responses?: unknown; parameters?: unknown },
-): string {
-  const block = (title: string, value: unknown) =>
-    value === undefined ? '' : `<h3>${title}</h3><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
-  return `<section><h2><span class="m">${escapeHtml(method)}</span> <code>${escapeHtml(path)}</code></h2>
-<p>${escapeHtml(op.summary ?? '')}</p>${block('Parameters', op.parameters)}${block('Request body', op.requestBody)}${block('Responses', op.responses)}</section>`;
-}
+/** What the reference page may load: its own scripts and the document; Redoc's styles, worker and images inline. */
+export const REFERENCE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

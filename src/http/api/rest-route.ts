@@ -89,7 +89,7 @@ export function bindRest<Input extends z.ZodObject, Output>(
     tag: options.tag,
     params: part(pathFields),
     query: part(queryFields),
-    body: body && options.bodyName ? body.meta({ id: options.bodyName }) : body,
+    body: body && withInputRules(body, operation.input, options.bodyName),
     multipart: options.multipart,
     idempotent: options.idempotent ?? false,
     locate: (field: string | number | undefined) => location.get(String(field)) ?? 'body',
@@ -97,4 +97,14 @@ export function bindRest<Input extends z.ZodObject, Output>(
       ? { relocateResult: (result: unknown, relocate) => relocateResult(result as Output, relocate) }
       : {}),
   } satisfies RestRoute);
+}
+
+/**
+ * The body part keeps the JSON Schema rules its operation's input states across fields (an if/then
+ * beside the operation's check), and takes the binding's component name when it has one.
+ */
+function withInputRules(body: z.ZodObject, input: z.ZodObject, bodyName: string | undefined): z.ZodObject {
+  const { id: _id, description: _description, title: _title, ...rules } = input.meta() ?? {};
+  if (Object.keys(rules).length === 0 && bodyName === undefined) return body;
+  return body.meta({ ...rules, ...(bodyName ? { id: bodyName } : {}) });
 }

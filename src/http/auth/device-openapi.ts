@@ -32,11 +32,14 @@ const DeviceTokenErrorSchema = z
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
+/** Answers in the API's error shape (`{ code, message, details? }`), by status, for the document. */
+type ErrorResponses = (statuses: Record<number, string>) => Record<number, { description: string }>;
+
 /**
  * Documents the RFC 8628 device flow (spec 4) in the OpenAPI document: the way an agent or a
  * script gets its API key. These paths carry no version prefix and need no API key.
  */
-export function registerDeviceFlowPaths(registry: OpenAPIRegistry): void {
+export function registerDeviceFlowPaths(registry: OpenAPIRegistry, errors: ErrorResponses): void {
   registry.registerPath({
     method: 'post',
     path: '/auth/device/start',
@@ -45,7 +48,15 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry): void {
     tags: ['Device authorization'],
     security: [],
     request: { body: { required: false, ...json(DeviceStartBodySchema) } },
-    responses: { 200: { description: 'the codes', ...json(DeviceAuthorizationSchema) } },
+    responses: {
+      200: { description: 'the codes', ...json(DeviceAuthorizationSchema) },
+      ...errors({
+        400: 'invalid_request (a body that is not an object, an unknown field)',
+        413: 'payload_too_large',
+        415: 'unsupported_media_type',
+        429: 'rate_limited: too many starts from this address (Retry-After)',
+      }),
+    },
   });
   registry.registerPath({
     method: 'post',
@@ -58,6 +69,10 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { description: 'approved: the key', ...json(DeviceTokenApprovedSchema) },
       400: { description: 'pending, slow down, or a terminal answer', ...json(DeviceTokenErrorSchema) },
+      429: {
+        description: 'slow_down: too many wrong codes from this address; wait Retry-After seconds',
+        ...json(DeviceTokenErrorSchema),
+      },
     },
   });
   registry.registerPath({
@@ -73,6 +88,16 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry): void {
         description: 'approved',
         ...json(z.object({ status: z.literal('approved'), organizationId: z.uuid() })),
       },
+      ...errors({
+        400: 'invalid_request',
+        401: 'invalid_session: no valid session',
+        403: 'forbidden',
+        404: 'not_found: no pending code like this, or not a member of the workspace',
+        409: 'conflict: the code was already approved or denied',
+        413: 'payload_too_large',
+        415: 'unsupported_media_type',
+        429: 'rate_limited: too many wrong codes (Retry-After)',
+      }),
     },
   });
 }

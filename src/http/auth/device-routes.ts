@@ -33,7 +33,9 @@ export function createDeviceRouter(options: DeviceRouterOptions): Router<AppStat
   const router = new Router<AppState>({ prefix: '/auth/device' });
 
   router.post('/start', async (ctx) => {
-    const body = validate(DeviceStartBodySchema, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body');
+    // No body is an empty request; a JSON null is a body, and not an object.
+    const raw = await readJsonBody(ctx, bodyLimitBytes);
+    const body = validate(DeviceStartBodySchema, raw === undefined ? {} : raw, 'body');
     noStore(ctx);
     ctx.body = await startDeviceAuthorization(deps, {
       clientName: body.client_name,
@@ -56,10 +58,11 @@ export function createDeviceRouter(options: DeviceRouterOptions): Router<AppStat
       return;
     }
     try {
-      ctx.body = await pollDeviceToken(deps, { deviceCode });
+      ctx.body = await pollDeviceToken(deps, { deviceCode, address: ctx.ip });
     } catch (error) {
       if (!(error instanceof DeviceFlowError)) throw error;
-      ctx.status = 400;
+      ctx.status = error.retryAfterSeconds === undefined ? 400 : 429;
+      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
       ctx.body = { error: error.error };
     }
   });

@@ -8,7 +8,7 @@ const CLIENT_ID_SHAPE = /^[A-Za-z0-9._-]{8,64}$/;
 /**
  * Gives each request an id (the caller's `x-request-id` when it looks sane), echoes it, and logs
  * one line per request. Only method, path, status and timing are logged: never headers, query
- * strings or bodies, which may carry keys, tokens or codes.
+ * strings or bodies, which may carry keys, tokens or codes; nor the tokens of capability paths.
  */
 export function requestContext(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
@@ -24,7 +24,7 @@ export function requestContext(logger: Logger): Middleware<AppState> {
         {
           requestId: ctx.state.requestId,
           method: ctx.method,
-          path: ctx.path,
+          path: loggablePath(ctx.path),
           status: ctx.status,
           ms: Math.round(performance.now() - started),
         },
@@ -32,4 +32,15 @@ export function requestContext(logger: Logger): Middleware<AppState> {
       );
     }
   };
+}
+
+/** Paths that carry a credential: a media URL's token, an upload link. */
+const CAPABILITY_PATHS: readonly RegExp[] = [/^(\/m\/[^/]+\/)[^/]+/, /^(\/public\/v1\/uploads\/)[^/]+/];
+
+/** The path with any capability token replaced by `…`, so a log never grants access. */
+function loggablePath(path: string): string {
+  for (const pattern of CAPABILITY_PATHS) {
+    if (pattern.test(path)) return path.replace(pattern, '$1…');
+  }
+  return path;
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { createSession, signOut } from '../../core/identity/sessions.js';
 import { signIn } from '../../core/identity/sign-in.js';
 import { signUp } from '../../core/identity/sign-up.js';
-import { canSignUpWithoutInvitation, previewInvitation } from '../../core/tenancy/onboarding.js';
+import { canSignUpWithoutInvitation, isFreshInstall, previewInvitation } from '../../core/tenancy/onboarding.js';
 import type { AppContext, AppState } from '../shared/context.js';
 import { SESSION_COOKIE, WORKSPACE_COOKIE, readCookie, setCookie } from './cookies.js';
 import { csrfToken } from './csrf.js';
@@ -21,7 +21,9 @@ export function registerAuthPages(router: Router<AppState>, options: WebOptions)
 
   router.get('/', async (ctx) => {
     ctx.status = 303;
-    ctx.redirect((await loadWebUser(deps, ctx, secureCookies)) ? '/keys' : '/signin');
+    // A fresh install has no one to sign in: its first person signs up and owns it.
+    const signedIn = await loadWebUser(deps, ctx, secureCookies);
+    ctx.redirect(signedIn ? '/keys' : (await isFreshInstall(deps)) ? '/signup' : '/signin');
   });
 
   router.get('/signin', async (ctx) => {

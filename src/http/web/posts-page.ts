@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import type { CoreDeps, Scope } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { requireMedia } from '../../core/media/manage-media.js';
+import { publicUrlOf } from '../../core/media/view.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
 import {
   deletePostOperation,
@@ -122,7 +123,7 @@ async function render(
     posts.map(async (post) => ({
       post,
       ...accountNames(accounts.get(post.integrationId)),
-      media: await describeMedia(deps, page.scope, post.mediaIds),
+      ...(await describeMedia(deps, page.scope, post.mediaIds)),
     })),
   );
   sendPage(ctx, {
@@ -174,17 +175,23 @@ function accountNames(account: PlatformOverview | undefined): { account: string;
 }
 
 // A TikTok post is one video or 1–35 images, never mixed, so the first item tells the kind.
-async function describeMedia(deps: CoreDeps, scope: Scope, mediaIds: readonly string[]): Promise<string> {
+async function describeMedia(
+  deps: CoreDeps,
+  scope: Scope,
+  mediaIds: readonly string[],
+): Promise<Pick<CalendarPost, 'media' | 'thumbnail'>> {
   const [first] = mediaIds;
   const count = mediaIds.length;
-  if (first === undefined) return 'No media';
-  const kind = await requireMedia(deps, scope, first).then(
-    (media) => media.mediaType,
-    (error: unknown) => {
-      if (error instanceof AppError && error.code === 'not_found') return null;
-      throw error;
-    },
-  );
+  if (first === undefined) return { media: 'No media', thumbnail: null };
+  const doc = await requireMedia(deps, scope, first).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'not_found') return null;
+    throw error;
+  });
+  const kind = doc?.mediaType ?? null;
   const noun = kind === 'video' ? 'video' : kind === 'image' ? 'image' : 'media file';
-  return `${count} ${noun}${count === 1 ? '' : 's'}${kind === null ? ' (no longer in the media library)' : ''}`;
+  return {
+    media: `${count} ${noun}${count === 1 ? '' : 's'}${kind === null ? ' (no longer in the media library)' : ''}`,
+    // The server's own path (not PUBLIC_BASE_URL), so the page's img-src 'self' allows it.
+    thumbnail: doc ? `${publicUrlOf(doc, '')}/preview` : null,
+  };
 }

@@ -12,6 +12,8 @@ export interface CalendarPost {
   shortAccount: string;
   /** What is attached, in words ("1 video", "3 images", "No media"). */
   media: string;
+  /** The first slide's (or the video's) preview, a path on this server; null without media. */
+  thumbnail: string | null;
 }
 
 /** What the posts page shows. */
@@ -137,7 +139,12 @@ function postCard(view: PostsView, item: CalendarPost, mode: CalendarMode): Safe
   const text = post.content.trim();
   return markup`<article class="post ${post.state.toLowerCase()}" id="post-${post.id}">
     <p class="post-head">${timeText(post, mode)} ${BADGES[post.state]}</p>
-    <p class="post-account">${mode === 'week' ? item.shortAccount : item.account}</p>
+    ${item.thumbnail ? markup`<img class="post-thumb" src="${item.thumbnail}" alt="" loading="lazy">` : ''}
+    ${
+      mode === 'week'
+        ? markup`<p class="post-account" title="${item.account}">${item.shortAccount}</p>`
+        : markup`<p class="post-account">${item.account}</p>`
+    }
     <p class="post-text">
       ${text ? excerpt(text, mode === 'week' ? WEEK_EXCERPT : DAY_EXCERPT) : markup`<span class="muted">No caption</span>`}
     </p>

@@ -73,6 +73,9 @@ th,td{text-align:left;padding:.6rem .75rem;border-bottom:1px solid var(--line);v
 th{color:var(--muted);font-weight:600;font-size:.85rem;text-transform:uppercase;letter-spacing:.03em}
 .table{overflow-x:auto;border:1px solid var(--line);border-radius:12px;margin:0 0 1.5rem}
 .table tr:last-child td{border-bottom:0}
+@media (max-width:40rem){.table thead{display:none}.table table,.table caption,.table tbody,.table tr,.table td{display:block;width:100%}
+.table tr{border-bottom:1px solid var(--line);padding:.35rem 0}.table tr:last-child{border-bottom:0}.table td{border-bottom:0;padding:.3rem .75rem}
+.table td[data-label]:not([data-label=""])::before{content:attr(data-label);display:block;color:var(--muted);font-size:.75rem;font-weight:600;text-transform:uppercase;letter-spacing:.03em}}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 .badge{display:inline-block;white-space:nowrap;border-radius:999px;padding:.05rem .6rem;font-size:.8rem;font-weight:600;background:var(--info-bg)}
 .badge.off{background:var(--danger-bg);color:var(--danger)}
@@ -96,7 +99,7 @@ h2.range{margin:0 0 .25rem}
 .day h3{font-size:.95rem;margin:0 0 .5rem}
 .day h3 a{color:var(--text);text-decoration:none}.day h3 a:hover{text-decoration:underline}
 .day .empty{font-size:.85rem;margin:0}
-.posts{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
+.posts{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:minmax(0,1fr);gap:.5rem}
 .post{background:var(--bg);border:1px solid var(--line);border-left:4px solid var(--muted);border-radius:8px;
 padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .post p{margin:0 0 .25rem}
@@ -106,7 +109,9 @@ padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .post-head{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;justify-content:space-between}
 .post .time{font-weight:700;font-variant-numeric:tabular-nums}
 .post-account{font-weight:600}
-.week .post-account{font-weight:400;color:var(--muted)}
+.week .post-account{font-weight:400;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;overflow-wrap:normal}
+.post-thumb{display:block;width:100%;max-width:12rem;aspect-ratio:9/16;object-fit:cover;border-radius:8px;margin:.35rem 0;background:var(--line)}
+.week .post-thumb{max-width:100%;aspect-ratio:3/4}
 .post .error-text{color:var(--danger)}
 .day-posts{margin:0 0 1.5rem}
 .day-posts .post{background:var(--card);padding:1rem 1.1rem;font-size:1rem}

@@ -18,7 +18,11 @@ export interface Table<Row> {
   empty?: SafeHtml;
 }
 
-/** The pages' tables (keys, members, invitations, accounts), all the same scrollable structure. */
+/**
+ * The pages' tables (keys, members, invitations, accounts), all the same structure. On a narrow
+ * screen each row becomes a card whose cells carry their column's name (`data-label`), so buttons
+ * never sit off screen.
+ */
 export function renderTable<Row>(table: Table<Row>): SafeHtml {
   if (table.rows.length === 0 && table.empty) return table.empty;
   const headers = table.columns.map(
@@ -28,7 +32,9 @@ export function renderTable<Row>(table: Table<Row>): SafeHtml {
   const rows = table.rows.map(
     (row) =>
       markup`<tr>
-        ${table.columns.map((column) => markup`<td>${column.cell(row)}</td>`)}
+        ${table.columns.map(
+          (column) => markup`<td data-label="${column.mutedHeader ? '' : column.header}">${column.cell(row)}</td>`,
+        )}
       </tr>`,
   );
   return markup`<div class="table">

@@ -1,10 +1,16 @@
 import type { Router } from '@koa/router';
 import { readUsage, type Usage } from '../../core/credits/usage.js';
 import type { AppState } from '../shared/context.js';
-import { markup, type SafeHtml } from './html.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { setAccountPlan } from '../../core/tenancy/create-tenant.js';
+import { isInstallOwner } from '../../core/tenancy/onboarding.js';
+import { redirect } from './auth-pages.js';
+import { csrfField, hidden, notice } from './forms.js';
+import { markup, raw, type SafeHtml } from './html.js';
 import { sendPage, when } from './layout.js';
 import type { WebOptions } from './options.js';
-import { signedInPage } from './page-context.js';
+import { readCheckedForm, signedInPage, type SignedInPage } from './page-context.js';
+import { WorkspaceFormSchema } from './schema.js';
 import { renderTable } from './table.js';
 import { workspaceParam } from './workspace.js';
 
@@ -24,17 +30,45 @@ export function registerUsagePages(router: Router<AppState>, options: WebOptions
   router.get('/usage', async (ctx) => {
     const page = await signedInPage(ctx, options, 'usage', workspaceParam(ctx));
     const usage = await readUsage(options.deps, page.scope);
+    const canChange = await isInstallOwner(options.deps, page.user.userId);
     sendPage(ctx, {
       title: 'Usage',
       chrome: page.chrome,
       main: markup`<h1>Usage this month</h1>
+        ${ctx.query.notice === 'plan' ? notice(`The account is now on the ${usage.plan} plan.`, 'success') : ''}
         <p class="muted">
           Plan <strong>${usage.plan}</strong>, ${usage.period} (calendar month, UTC). Credits belong to the account and
           are shared by all of its workspaces.
         </p>
-        ${usageTable(usage)}`,
+        ${usageTable(usage)}
+        ${canChange ? planForm(page, Object.keys(options.deps.plans), usage.plan) : ''}`,
     });
   });
+
+  // Only the install's owner moves accounts between plans: on a shared install, a workspace owner
+  // must not lift their own caps.
+  router.post('/usage/plan', async (ctx) => {
+    const form = await readCheckedForm(ctx, options);
+    const workspace = WorkspaceFormSchema.safeParse(form);
+    if (!workspace.success) throw notFound('Workspace');
+    const page = await signedInPage(ctx, options, 'usage', workspace.data.workspaceId);
+    if (!(await isInstallOwner(options.deps, page.user.userId))) {
+      throw new AppError('forbidden', "Only the install's owner can change an account's plan");
+    }
+    await setAccountPlan(options.deps, page.scope.accountId, form.plan ?? '');
+    redirect(ctx, `/usage?ws=${page.workspace.workspaceId}&notice=plan`);
+  });
+}
+
+function planForm(page: SignedInPage, plans: string[], current: string): SafeHtml {
+  return markup`<form method="post" action="/usage/plan" class="when">
+    ${csrfField(page.csrf)} ${hidden('workspaceId', page.workspace.workspaceId)}
+    <label for="plan">Plan of this account (you own this install)</label>
+    <select id="plan" name="plan">
+      ${plans.map((plan) => markup`<option value="${plan}" ${plan === current ? raw('selected') : ''}>${plan}</option>`)}
+    </select>
+    <button type="submit" class="secondary small">Change plan</button>
+  </form>`;
 }
 
 function usageTable(usage: Usage): SafeHtml {

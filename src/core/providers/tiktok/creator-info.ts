@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CANNOT_POST_CODES } from './errors.js';
 import { validateResponse, type TikTokHttp } from './http.js';
-import { TIKTOK_RATE_LIMITS } from './rate-limiter.js';
+import { TIKTOK_RATE_LIMITS, type TikTokCaller } from './rate-limiter.js';
 
 const CreatorSchema = z.object({
   creator_avatar_url: z.string(),
@@ -36,7 +36,11 @@ export interface TikTokCreatorInfoResult {
 }
 
 /** Queries `POST /v2/post/publish/creator_info/query/` (needs `video.publish`; a read, so retried). */
-export async function queryCreatorInfo(http: TikTokHttp, accessToken: string): Promise<TikTokCreatorInfoResult> {
+export async function queryCreatorInfo(
+  http: TikTokHttp,
+  accessToken: string,
+  caller: TikTokCaller = 'background',
+): Promise<TikTokCreatorInfoResult> {
   const answer = await http.api({
     method: 'POST',
     path: '/v2/post/publish/creator_info/query/',
@@ -45,6 +49,7 @@ export async function queryCreatorInfo(http: TikTokHttp, accessToken: string): P
     safe: true,
     limit: TIKTOK_RATE_LIMITS.creatorInfo,
     acceptCodes: CANNOT_POST_CODES,
+    caller,
   });
   const cannotPost = answer.code === 'ok' ? null : { code: answer.code, message: answer.message };
   // Only a "cannot post" answer may lack the data; an ok answer must have all of it.

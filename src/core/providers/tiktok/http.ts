@@ -4,7 +4,7 @@ import type { Logger } from '../../../logger.js';
 import type { TikTokClientConfig } from './config.js';
 import { TikTokApiError } from './errors.js';
 import { parseJsonKeepingBigInts } from './json.js';
-import { TokenRateLimiter } from './rate-limiter.js';
+import { LimiterFull, TokenRateLimiter, type TikTokCaller } from './rate-limiter.js';
 
 /** Tuning of the transport; defaults suit production, tests shorten them. */
 export interface TikTokHttpOptions {
@@ -94,9 +94,16 @@ export class TikTokHttp {
     safe: boolean;
     limit: number;
     acceptCodes?: ReadonlySet<string>;
+    /** A request's calls are refused at once when the limit would make them wait long; default background. */
+    caller?: TikTokCaller;
   }): Promise<ApiAnswer<T>> {
     const tokenKey = createHash('sha256').update(request.accessToken).digest('hex').slice(0, 32);
-    await this.limiter.acquire(`${request.path}:${tokenKey}`, request.limit);
+    try {
+      await this.limiter.acquire(`${request.path}:${tokenKey}`, request.limit, request.caller);
+    } catch (error) {
+      if (!(error instanceof LimiterFull)) throw error;
+      throw limitUsedUp(request.path, request.limit, error.retryAfterMs);
+    }
     const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
     const headers: Record<string, string> = { authorization: `Bearer ${request.accessToken}` };
     if (request.method === 'POST') headers['content-type'] = 'application/json; charset=UTF-8';
@@ -158,6 +165,13 @@ export class TikTokHttp {
     this.logger.debug({ path, attempt, why, delayMs: Math.round(delay) }, 'tiktok call retried');
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
+}
+
+/** A request refused by the client-side limiter: TikTok's own 429, told before it is spent. */
+function limitUsedUp(path: string, limit: number, retryAfterMs: number): TikTokApiError {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  const message = `${path} allows ${limit} calls a minute per account and requests may use only part of that; retry in ${seconds} s`;
+  return new TikTokApiError('rate_limit_exceeded', message, 429, 'api', undefined, seconds);
 }
 
 /** Validates a response part against its schema, as TikTokApiError `unexpected_response` when it does not fit. */

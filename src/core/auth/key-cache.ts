@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../logger.js';
+import type { Collections } from '../db/collections.js';
+import { isDuplicateKeyError } from '../errors.js';
+
+/**
+ * How old this process's view of revocations may be when it trusts a cached key. Revoking a key
+ * answers only after this long, so by then every replica has reread the revision (or stops trusting
+ * its cache): a revoked key fails on its next use everywhere, without a read per request.
+ */
+export const REVOCATION_VIEW_MS = 500;
+// Last-used times are kept to the minute (listings show no more), written in batches.
+const LAST_USED_RESOLUTION_MS = 60_000;
+const USAGE_FLUSH_MS = 5_000;
+const MAX_KEYS = 10_000;
+const REVISION_ID = 'api-keys';
+
+/** What a verified key grants, as remembered between requests. */
+export interface VerifiedKey {
+  keyId: string;
+  workspaceId: string;
+  accountId: string;
+  userId: string | null;
+}
+
+/**
+ * The process's memory of verified API keys, by the key's hash, and its batched last-used times.
+ * Each revocation writes a new random revision; a process rereads it at most every
+ * REVOCATION_VIEW_MS and forgets every key when it changed.
+ */
+export class ApiKeyCache {
+  private readonly keys = new Map<string, VerifiedKey>();
+  private revision: string | null = null;
+  // Bumped whenever the keys are forgotten: a lookup begun before then must not store its answer.
+  private generation = 0;
+  private viewStartedAt = Number.NEGATIVE_INFINITY;
+  private reading: Promise<void> | null = null;
+  private readonly pendingUse = new Map<string, Date>();
+  private readonly writtenUse = new Map<string, number>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Collections,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * The remembered key for `hash`, if the view of revocations is fresh; `generation` is what to pass
+   * to `remember` after reading the key from the database.
+   */
+  async lookup(hash: string): Promise<{ key: VerifiedKey | undefined; generation: number }> {
+    // Reread from half the bound on, without waiting, so steady traffic never waits for it.
+    if (performance.now() - this.viewStartedAt > REVOCATION_VIEW_MS / 2) this.reading ??= this.rereadRevision();
+    if (!this.viewIsFresh()) await this.reading;
+    // A database slower than the bound: trust nothing remembered, the caller reads the key itself.
+    if (!this.viewIsFresh()) return { key: undefined, generation: -1 };
+    return { key: this.keys.get(hash), generation: this.generation };
+  }
+
+  /** Remembers a key read from the database, unless a revocation came in since `generation`. */
+  remember(hash: string, key: VerifiedKey, generation: number): void {
+    if (generation !== this.generation) return;
+    if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value as string);
+    this.keys.set(hash, key);
+  }
+
+  /** Called after a key's `revokedAt` is written: announces it, then waits until every process has seen it. */
+  async revoked(now: Date): Promise<void> {
+    const update = { $set: { nonce: randomUUID(), changedAt: now } };
+    try {
+      await this.db.apiKeyRevisions.updateOne({ _id: REVISION_ID }, update, { upsert: true });
+    } catch (error) {
+      // The first two revocations of an install at once: the loser's upsert becomes an update.
+      if (!isDuplicateKeyError(error)) throw error;
+      await this.db.apiKeyRevisions.updateOne({ _id: REVISION_ID }, update);
+    }
+    this.forget();
+    await sleep(REVOCATION_VIEW_MS + 50);
+  }
+
+  /** Notes a use of `keyId` at `at`; written with others within a few seconds, once a minute per key. */
+  used(keyId: string, at: Date): void {
+    const written = this.writtenUse.get(keyId);
+    if (written !== undefined && at.getTime() - written < LAST_USED_RESOLUTION_MS) return;
+    this.pendingUse.set(keyId, at);
+    this.flushTimer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS).unref();
+  }
+
+  /**
+   * Writes the pending last-used times now and lets a revision read in flight finish (shutdown, before
+   * the database closes; tests); resolves once both are done.
+   */
+  async flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = [...this.pendingUse];
+    this.pendingUse.clear();
+    if (batch.length > 0) this.flushing = this.flushing.then(() => this.write(batch));
+    await Promise.all([this.flushing, this.reading]);
+  }
+
+  private async write(batch: Array<[string, Date]>): Promise<void> {
+    for (const [keyId, at] of batch) this.writtenUse.set(keyId, at.getTime());
+    const updates = batch.map(([keyId, at]) => ({
+      updateOne: { filter: { _id: keyId }, update: { $max: { lastUsedAt: at } }, upsert: true },
+    }));
+    try {
+      await this.db.apiKeyUsage.bulkWrite(updates, { ordered: false });
+    } catch (error) {
+      // Two processes' first writes of one key at once: the other's time is as good as ours.
+      if (isDuplicateKeyError(error)) return;
+      for (const [keyId] of batch) this.writtenUse.delete(keyId);
+      this.logger.warn({ err: error, keys: batch.length }, 'writing API key last-used times failed');
+    }
+  }
+
+  private viewIsFresh(): boolean {
+    return performance.now() - this.viewStartedAt <= REVOCATION_VIEW_MS;
+  }
+
+  private rereadRevision(): Promise<void> {
+    return this.readRevision()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the API key revision failed'))
+      .finally(() => (this.reading = null));
+  }
+
+  private async readRevision(): Promise<void> {
+    const started = performance.now();
+    const doc = await this.db.apiKeyRevisions.findOne({ _id: REVISION_ID });
+    const revision = doc?.nonce ?? null;
+    if (revision !== this.revision) {
+      this.revision = revision;
+      this.forget();
+    }
+    this.viewStartedAt = Math.max(this.viewStartedAt, started);
+  }
+
+  private forget(): void {
+    this.keys.clear();
+    this.generation += 1;
+  }
+}

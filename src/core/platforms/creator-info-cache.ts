@@ -1,0 +1,65 @@
+import type { CoreDeps } from '../context.js';
+import { isDuplicateKeyError } from '../errors.js';
+import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
+import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
+import type { PlatformDoc } from './documents.js';
+import { withTikTokToken } from './tiktok-token-access.js';
+
+/**
+ * How long a creator-info answer is reused for an account. TikTok wants the values current when a
+ * post is made (contract 5.1) and allows 20 reads a minute per token (contract 3): half a minute
+ * keeps an agent's burst of schema reads and drafts to one read, and a changed privacy setting
+ * shows within the half minute (TikTok's init refuses a stale option anyway).
+ */
+export const CREATOR_INFO_REUSE_MS = 30_000;
+
+/** Creator info and when TikTok was asked for it. */
+export interface CreatorInfoRead extends TikTokCreatorInfoResult {
+  checkedAt: Date;
+}
+
+// Reads under way in this process, by platform and caller: a burst shares one TikTok call.
+const underWay = new WeakMap<CoreDeps['db'], Map<string, Promise<CreatorInfoRead>>>();
+
+/**
+ * The account's creator info, from the database when another read (in any process) made it within
+ * CREATOR_INFO_REUSE_MS, else from TikTok. `caller` is `request` for people and agents (refused
+ * with `rate_limited` rather than made to wait) and `background` for the publishing engine.
+ */
+export function readCreatorInfo(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
+  // The database read is shared too: a caller that missed it must not start a second TikTok call
+  // just after the first one stored its answer.
+  let reads = underWay.get(deps.db);
+  if (!reads) underWay.set(deps.db, (reads = new Map<string, Promise<CreatorInfoRead>>()));
+  const key = `${platform._id}:${caller}`;
+  const shared = reads.get(key);
+  if (shared) return shared;
+  const read = storedOrFetched(deps, platform, caller).finally(() => reads.delete(key));
+  reads.set(key, read);
+  return read;
+}
+
+async function storedOrFetched(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
+  const stored = await deps.db.creatorInfo.findOne({ _id: platform._id });
+  if (stored && deps.now().getTime() - stored.fetchedAt.getTime() < CREATOR_INFO_REUSE_MS) {
+    return { ...stored.result, checkedAt: stored.fetchedAt };
+  }
+  return fetchAndStore(deps, platform, caller);
+}
+
+/** Forgets an account's stored creator info (disconnected, or connected again). */
+export async function forgetCreatorInfo(deps: CoreDeps, platformId: string): Promise<void> {
+  await deps.db.creatorInfo.deleteOne({ _id: platformId });
+}
+
+async function fetchAndStore(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
+  const result = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(deps.tiktok, token, caller));
+  const doc = { _id: platform._id, workspaceId: platform.workspaceId, result, fetchedAt: deps.now() };
+  try {
+    await deps.db.creatorInfo.replaceOne({ _id: platform._id }, doc, { upsert: true });
+  } catch (error) {
+    // Another process stored its read first; both are fresh.
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  return { ...result, checkedAt: doc.fetchedAt };
+}
