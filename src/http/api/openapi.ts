@@ -35,12 +35,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
   });
   for (const route of routes) registry.registerPath(toPathConfig(route));
   registerDeviceFlowPaths(registry, (statuses) =>
-    Object.fromEntries(
-      Object.entries(statuses).map(([status, description]) => [
-        Number(status),
-        { description, content: { 'application/json': { schema: ErrorBodySchema } } },
-      ]),
-    ),
+    Object.fromEntries(Object.entries(statuses).map(([status, description]) => [status, errorResponse(description)])),
   );
   registerUploadLinkPath(registry);
 
@@ -62,12 +57,7 @@ function registerUploadLinkPath(registry: OpenAPIRegistry): void {
   const responses: RouteConfig['responses'] = {
     201: { description: 'the new media object', content: { 'application/json': { schema: MediaSchema } } },
   };
-  for (const code of errors) {
-    responses[STATUS_BY_CODE[code]] = {
-      description: code,
-      content: { 'application/json': { schema: ErrorBodySchema } },
-    };
-  }
+  for (const code of errors) responses[STATUS_BY_CODE[code]] = errorResponse(code);
   registry.registerPath({
     method: 'put',
     path: `${UPLOAD_LINK_PATH}/{secret}`,
@@ -86,6 +76,11 @@ function registerUploadLinkPath(registry: OpenAPIRegistry): void {
   });
 }
 
+/** An answer in the error shape (`{ code, message, details? }`), described by its codes. */
+function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: ErrorBodySchema } } };
+}
+
 function toPathConfig(route: RestRoute): RouteConfig {
   const { operation } = route;
   const responses: RouteConfig['responses'] = {
@@ -99,10 +94,7 @@ function toPathConfig(route: RestRoute): RouteConfig {
   for (const code of new Set(['missing_api_key', 'invalid_api_key', ...errors] as const)) {
     const status = STATUS_BY_CODE[code];
     const existing = responses[status] as { description: string } | undefined;
-    responses[status] = {
-      description: existing ? `${existing.description}, ${code}` : code,
-      content: { 'application/json': { schema: ErrorBodySchema } },
-    };
+    responses[status] = errorResponse(existing ? `${existing.description}, ${code}` : code);
   }
   return {
     method: route.method,
