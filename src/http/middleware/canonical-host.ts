@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../shared/context.js';
+import { isPageLoad } from '../shared/page-load.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -12,16 +13,15 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function canonicalLoopbackHost(publicUrl: string): Middleware<AppState> {
   const canonical = new URL(publicUrl);
   const applies = LOOPBACK_NAMES.has(canonical.hostname);
-  const port = canonical.port || (canonical.protocol === 'https:' ? '443' : '80');
+  const port = portOf(canonical.host, canonical.protocol);
   return async (ctx, next) => {
     if (
       applies &&
-      (ctx.method === 'GET' || ctx.method === 'HEAD') &&
+      isPageLoad(ctx) &&
+      ctx.accepts(['html', 'json']) === 'html' &&
       LOOPBACK_NAMES.has(ctx.hostname === '::1' ? '[::1]' : ctx.hostname) &&
       ctx.host !== canonical.host &&
-      portOf(ctx.host, canonical.protocol) === port &&
-      ctx.accepts(['html', 'json']) === 'html' &&
-      ctx.get('accept').includes('text/html')
+      portOf(ctx.host, canonical.protocol) === port
     ) {
       ctx.status = 308;
       ctx.redirect(`${canonical.origin}${ctx.originalUrl}`);

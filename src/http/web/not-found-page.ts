@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../shared/context.js';
+import { isPageLoad } from '../shared/page-load.js';
 import { markup } from './html.js';
 import { sendPage } from './layout.js';
 import { PAGE_CSP } from './security-headers.js';
@@ -14,8 +15,7 @@ const API_PATHS = /^\/(?:public\/|auth\/|mcp|m\/|oauth\/|\.well-known\/|slack\/|
 export function htmlNotFound(): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
-    const pageLoad = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.get('accept').includes('text/html');
-    if (ctx.status !== 404 || ctx.body !== undefined || !pageLoad || API_PATHS.test(ctx.path)) return;
+    if (ctx.status !== 404 || ctx.body !== undefined || !isPageLoad(ctx) || API_PATHS.test(ctx.path)) return;
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.set('Cache-Control', 'no-store');
     sendPage(ctx, {
