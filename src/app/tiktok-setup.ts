@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { whyFetchFailed } from './fetch-failure.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { DEFAULT_EMULATOR_OPTIONS } from '../emulators/tiktok/options.js';
 
@@ -62,7 +63,7 @@ export function externalTikTokEmulator(config: Config): EmulatorHosts | undefine
 export async function requireExternalTikTokEmulator(hosts: EmulatorHosts): Promise<void> {
   const problem = await fetch(`${hosts.apiUrl}/__control/accounts`, { signal: AbortSignal.timeout(5_000) }).then(
     (answer) => (answer.ok ? undefined : `HTTP ${answer.status}`),
-    (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+    whyFetchFailed,
   );
   if (problem) {
     throw new Error(

@@ -7,9 +7,9 @@ import { buildTikTokPostingSchema, type PostingSchemaBody } from './tiktok-posti
 
 /**
  * The posting schema of one of the workspace's accounts, from TikTok's creator info (its privacy
- * options change when the creator changes their account), reused for half a minute at most. A disconnected account,
- * one that needs reconnecting, and one whose grant lacks `video.publish` answer 409 `conflict`
- * with what to do; another workspace's id is 404 like an unknown one.
+ * options change when the creator changes their account), reused for half a minute at most. A
+ * disconnected account, one that needs reconnecting, and one whose grant lacks `video.publish`
+ * answer 409 `conflict` with what to do; another workspace's id is 404 like an unknown one.
  */
 export async function getPostingSchema(deps: CoreDeps, scope: Scope, platformId: string): Promise<PostingSchemaBody> {
   const platform = await findWorkspacePlatform(deps, scope, platformId);
