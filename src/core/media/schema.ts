@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IngestedFile } from './ingest.js';
+import { MEDIA_MIME_TYPES } from './sniff.js';
 
 /** An ingested file and the name its upload carried. */
 export type UploadedFile = IngestedFile & { uploadedName?: string | undefined };
@@ -67,6 +68,12 @@ export const MediaIdInputSchema = z.object({ id: z.uuid().describe('the media id
 export const MoveMediaInputSchema = MediaIdInputSchema.extend({
   folderId: z.uuid().nullable().describe('the folder to move the media to; null for the root'),
 });
+
+/** A declared MIME type, from the one list uploads accept. */
+export const MediaMimeTypeSchema = z.enum(MEDIA_MIME_TYPES);
+
+/** A declared kind of media. */
+export const MediaKindSchema = z.enum(['image', 'video']);
 
 /** The text fields of an upload, which come with its bytes. */
 export const UploadFieldsSchema = z.object({
