@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { IngestedFile } from './ingest.js';
 import { MEDIA_MIME_TYPES } from './sniff.js';
+import { trimmedText } from '../text-schema.js';
 
 /** An ingested file and the name its upload carried. */
 export type UploadedFile = IngestedFile & { uploadedName?: string | undefined };
@@ -77,7 +78,7 @@ export const MediaKindSchema = z.enum(['image', 'video']);
 
 /** The text fields of an upload, which come with its bytes. */
 export const UploadFieldsSchema = z.object({
-  fileName: z.string().trim().min(1).max(255).optional().describe("overrides the uploaded file's name"),
+  fileName: trimmedText(255).optional().describe("overrides the uploaded file's name"),
   mimeType: z
     .string()
     .optional()
@@ -95,7 +96,7 @@ export const UploadedFileSchema = z.custom<UploadedFile>(
 /** What upload media takes: the stored bytes and the text fields sent with them. */
 export const UploadMediaInputSchema = UploadFieldsSchema.extend({ file: UploadedFileSchema });
 
-export const FolderNameSchema = z.string().trim().min(1).max(255);
+export const FolderNameSchema = trimmedText(255);
 
 /** The folder an operation acts on. */
 export const FolderIdInputSchema = z.object({ id: z.uuid().describe('the folder id') });

@@ -11,6 +11,7 @@ import { ingestUpload } from './ingest.js';
 import { MediaKindSchema, MediaMimeTypeSchema, UploadFieldsSchema } from './schema.js';
 import { createUploadedMedia } from './upload-media.js';
 import type { Media } from './view.js';
+import { trimmedText } from '../text-schema.js';
 
 /** Long enough to start a large upload from a shell, short enough that a leaked link soon dies. */
 export const UPLOAD_LINK_TTL_MS = 15 * 60_000;
@@ -24,7 +25,7 @@ export const UPLOAD_LINK_PATH = '/public/v1/uploads';
  * naming the field) rather than by every PUT after it; the bytes must still match at the PUT.
  */
 export const UploadLinkInputSchema = UploadFieldsSchema.extend({
-  fileName: z.string().trim().min(1).max(255).describe('the name the media will have, e.g. clip.mp4'),
+  fileName: trimmedText(255).describe('the name the media will have, e.g. clip.mp4'),
   mimeType: MediaMimeTypeSchema.optional().describe('inferred from the bytes when omitted; must match them'),
   mediaType: MediaKindSchema.optional().describe('inferred from the MIME type when omitted; must match the bytes'),
 });

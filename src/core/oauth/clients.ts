@@ -5,13 +5,14 @@ import type { CoreDeps } from '../context.js';
 import { hashSecret, newSecretToken } from '../identity/tokens.js';
 import type { ClientAuthMethod, OAuthClientDoc } from './documents.js';
 import { OAuthError } from './errors.js';
+import { trimmedText } from '../text-schema.js';
 
 const REGISTRATIONS_PER_ADDRESS_PER_HOUR = 30;
 
 /** The RFC 7591 registration request fields Postdeck reads; others are accepted and ignored. */
 const RegistrationSchema = z.object({
   redirect_uris: z.array(z.string().max(2000)).min(1).max(10),
-  client_name: z.string().trim().min(1).max(100).optional(),
+  client_name: trimmedText(100).optional(),
   token_endpoint_auth_method: z.enum(['none', 'client_secret_post', 'client_secret_basic']).default('none'),
   grant_types: z.array(z.string()).default(['authorization_code']),
   response_types: z.array(z.string()).default(['code']),
