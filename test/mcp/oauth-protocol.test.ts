@@ -229,7 +229,9 @@ describe('the authorization code flow', () => {
     expect(repro.status).toBe(400);
     expect(repro.headers.get('location')).toBeNull();
     expect(repro.headers.get('content-type')).toContain('text/html');
-    expect(await repro.text()).toContain('response_type must be code');
+    const reproPage = await repro.text();
+    expect(reproPage).toContain('response_type must be code');
+    expect(reproPage).not.toContain('Evil'); // the name its registrant chose is not shown on an error page
 
     const user = await buildUser(t.deps);
     const registered = await register();

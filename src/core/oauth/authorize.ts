@@ -24,8 +24,7 @@ export interface AuthorizationRequest {
  * client or unregistered redirect URI is an AppError, always shown to the person.
  */
 export type CheckedAuthorization =
-  | { ok: true; request: AuthorizationRequest }
-  | { ok: false; client: OAuthClientDoc; description: string; redirectTo: string };
+  { ok: true; request: AuthorizationRequest } | { ok: false; description: string; redirectTo: string };
 
 /** Checks the query of `/oauth/authorize` against the registered client and the one resource offered. */
 export async function checkAuthorizationRequest(
@@ -41,7 +40,6 @@ export async function checkAuthorizationRequest(
   }
   const back = (error: string, description: string) => ({
     ok: false as const,
-    client,
     description,
     redirectTo: redirectWith(
       redirectUri,

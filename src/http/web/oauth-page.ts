@@ -25,11 +25,12 @@ export function registerOAuthPages(router: Router<AppState>, options: WebOptions
   router.get(OAUTH_PATHS.authorize, async (ctx) => {
     const params = carriedParams(ctx.query);
     const checked = await checkAuthorizationRequest(deps, params, context);
-    // Nobody has seen the client's name yet: its errors are shown here, never redirected.
+    // Nobody has seen the client's name yet: its errors are shown here, never redirected. The
+    // name is left out of the page, since whoever registered the client chose it.
     if (!checked.ok) {
       throw new AppError(
         'invalid_request',
-        `${checked.client.clientName} sent a sign-in link Postdeck cannot accept: ${checked.description}.`,
+        `This sign-in link cannot be used: ${checked.description}. Nothing was sent back to the application.`,
       );
     }
     const page = await signedInPage(ctx, options, 'keys', workspaceParam(ctx));
