@@ -77,6 +77,14 @@ describe('rules across fields are stated where the request is described', () => 
     }
   });
 
+  it('platforms: each once', () => {
+    const schemas = [
+      ...bothSurfaces('PostCreate', 'create_post'),
+      ...bothSurfaces('SlideshowGenerateRequest', 'generate_slideshow'),
+    ];
+    for (const schema of schemas) expect(schema.properties.platformIds).toMatchObject({ uniqueItems: true });
+  });
+
   // The refusal itself: test/platforms/post-rules.test.ts, "refuses unknown keys…".
   it('settings: keys no platform knows are refused, and the schemas say so', () => {
     const schemas = [

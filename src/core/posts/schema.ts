@@ -135,7 +135,8 @@ export const CreatePostsInputSchema = z
           }
         });
       })
-      .describe('from list platforms; each gets its own post group'),
+      .meta({ uniqueItems: true })
+      .describe('from list platforms, each once; each gets its own post group'),
     content: z.string().describe('the caption (video) or description (photo)'),
     mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
     scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
