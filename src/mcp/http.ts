@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Scope } from '../core/context.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 import { MAX_INLINE_UPLOAD_BYTES } from './upload.js';
@@ -54,11 +55,18 @@ async function readJsonRpc(req: IncomingMessage): Promise<Body> {
     }
     chunks.push(chunk);
   }
+  let message: unknown;
   try {
-    return { ok: true, message: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+    message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
     return { ok: false, status: 400, code: -32700, message: 'Parse error: the body is not JSON' };
   }
+  // JSON that is no JSON-RPC message is an Invalid Request (the SDK would call it a parse error).
+  const messages = Array.isArray(message) ? (message as unknown[]) : [message];
+  if (messages.length === 0 || !messages.every((one) => JSONRPCMessageSchema.safeParse(one).success)) {
+    return { ok: false, status: 400, code: -32600, message: 'Invalid Request: the body is not a JSON-RPC 2.0 message' };
+  }
+  return { ok: true, message };
 }
 
 function carriesProgressToken(message: unknown): boolean {

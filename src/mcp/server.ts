@@ -1,11 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CoreDeps, Scope } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { toolFailure, toolSuccess } from './results.js';
+import { ToolCallRequestSchema } from './tool-call.js';
 import { TOOL_BINDINGS, type ToolContext } from './tools.js';
 
 export interface McpServerOptions {
@@ -34,7 +35,7 @@ export function createMcpServer(options: McpServerOptions, scope: Scope): Server
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...TOOL_BINDINGS.values()].map((binding) => binding.tool),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(ToolCallRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     const binding = TOOL_BINDINGS.get(name);
     const token = request.params._meta?.progressToken;

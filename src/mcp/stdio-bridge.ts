@@ -3,7 +3,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
-  CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -15,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_WAIT_MS } from './long-work.js';
 import { uploadLocalFile } from './local-upload.js';
+import { ToolCallRequestSchema } from './tool-call.js';
 
 export interface StdioBridgeOptions {
   /** The Postdeck server's base URL. */
@@ -50,7 +50,7 @@ export async function startStdioBridge(options: StdioBridgeOptions): Promise<{ c
   local.setRequestHandler(ListPromptsRequestSchema, ({ params }) => remote.listPrompts(params));
   local.setRequestHandler(GetPromptRequestSchema, ({ params }) => remote.getPrompt(params));
   local.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(withLocalPath) }));
-  local.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  local.setRequestHandler(ToolCallRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     if (name === 'upload_media' && typeof args.path === 'string') return uploadLocalFile(options, args);
     const token = request.params._meta?.progressToken;

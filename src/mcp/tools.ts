@@ -4,6 +4,7 @@ import type { CoreDeps, Scope } from '../core/context.js';
 import { invalidRequest } from '../core/errors.js';
 import type { AnyOperation } from '../core/operations/operation.js';
 import { checkOperationInput, issuesOf, parseOperationInput } from '../core/operations/input.js';
+import { inputRules } from '../core/operations/input-rules.js';
 import { OPERATIONS } from '../core/operations/registry.js';
 import { uploadMediaOperation } from '../core/media/operations.js';
 import { jsonSchemaOf, type JsonSchemaObject } from './json-schema.js';
@@ -69,7 +70,9 @@ function parseExtended(operation: AnyOperation, extension: ToolExtension, args: 
 
 function bind(operation: AnyOperation): ToolBinding {
   const extension = EXTENSIONS[operation.name];
-  const inputSchema = jsonSchemaOf(extension?.args ?? operation.input, 'input') as JsonSchemaObject;
+  // An extension's arguments state the operation's rules across fields too.
+  const args = extension ? extension.args.meta(inputRules(operation.input)) : operation.input;
+  const inputSchema = jsonSchemaOf(args, 'input') as JsonSchemaObject;
   const output = extension?.output ?? operation.output;
   const outputSchema = jsonSchemaOf(output ?? DoneSchema, 'output');
   return {

@@ -4,6 +4,7 @@ import type { CoreDeps } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { ingestUpload } from '../core/media/ingest.js';
 import { UploadFieldsSchema } from '../core/media/schema.js';
+import { trimmedText } from '../core/text-schema.js';
 
 /** The most an upload may carry inline as base64, decoded (larger files: the REST upload). */
 export const MAX_INLINE_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -11,7 +12,7 @@ export const MAX_INLINE_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** upload_media's arguments over MCP: the REST upload's fields, the bytes as base64 instead of a form part. */
 // Strict: Postdeck hosts what it posts, so a `url` to fetch is refused by name, never ignored (spec 1).
 export const InlineUploadSchema = UploadFieldsSchema.extend({
-  fileName: z.string().trim().min(1).max(255).describe('the file name, e.g. slide-1.jpg'),
+  fileName: trimmedText(255).describe('the file name, e.g. slide-1.jpg'),
   content: z
     .base64()
     .max(Math.ceil(MAX_INLINE_UPLOAD_BYTES / 3) * 4)

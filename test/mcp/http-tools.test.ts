@@ -188,6 +188,45 @@ describe('the MCP endpoint', () => {
     expect(huge.status).toBe(413);
   });
 
+  it('answers malformed tools/call params with -32602 in one line, and bodies that are no JSON-RPC with -32600', async () => {
+    const tenant = await buildTenant(t.deps);
+    const post = (body: string) =>
+      server.request('/mcp', {
+        method: 'POST',
+        apiKey: tenant.apiKey,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const call = (params: unknown) => post(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }));
+    for (const params of [
+      { name: 'list_platforms', arguments: [] },
+      { name: 'list_platforms', arguments: 'x' },
+      { name: 5, arguments: {} },
+      {},
+    ]) {
+      const answer = await call(params);
+      expect(answer.status, JSON.stringify(params)).toBe(200);
+      const { id, error } = (await answer.json()) as { id: number; error: { code: number; message: string } };
+      expect(id).toBe(9);
+      expect(error.code, JSON.stringify(params)).toBe(-32602);
+      expect(error.message).toMatch(/Invalid params: (arguments|name):/);
+      expect(error.message).not.toContain('\n');
+    }
+
+    for (const body of ['{"jsonrpc": "2.0", "id": 1', '']) {
+      const answer = await post(body);
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    }
+    for (const body of ['{}', '[]', '"tools/call"', '42', '{"jsonrpc":"2.0","id":1,"method":5}', '[{"id":1}]']) {
+      const answer = await post(body);
+      expect(answer.status, body).toBe(400);
+      const { id, error } = (await answer.json()) as { id: null; error: { code: number; message: string } };
+      expect(id).toBeNull();
+      expect(error.code, body).toBe(-32600);
+    }
+  });
+
   it('answers GET and DELETE with 405 (stateless) and a foreign browser origin with 403', async () => {
     const tenant = await buildTenant(t.deps);
     for (const method of ['GET', 'DELETE']) {

@@ -108,11 +108,24 @@ describe('OAuth metadata and registration', () => {
     expect(open.client_secret).toBeUndefined();
     const confidential = await register({ token_endpoint_auth_method: 'client_secret_basic' });
     expect(confidential.client_secret).toMatch(/^pds_/);
-    for (const uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://app.example/cb#frag', 'not a uri']) {
+    const refused = [
+      'http://evil.example/cb',
+      'javascript:alert(1)',
+      'vbscript:msgbox(1)',
+      'VBScript:msgbox(1)',
+      'data:text/html,hi',
+      'file:///etc/passwd',
+      'myapp:/callback',
+      'https://app.example/cb#frag',
+      'not a uri',
+    ];
+    for (const uri of refused) {
       const answer = await json('/oauth/register', { redirect_uris: [uri] });
       expect(answer.status).toBe(400);
       expect(((await answer.json()) as { error: string }).error).toBe('invalid_redirect_uri');
     }
+    const native = await json('/oauth/register', { redirect_uris: ['com.example.app:/oauth/callback'] });
+    expect(native.status).toBe(201);
     const noUris = await json('/oauth/register', { client_name: 'x' });
     expect(((await noUris.json()) as { error: string }).error).toBe('invalid_redirect_uri');
     const implicit = await json('/oauth/register', { redirect_uris: [REDIRECT], response_types: ['token'] });
@@ -200,33 +213,76 @@ describe('the authorization code flow', () => {
     expect(granted.status).toBe(200);
   });
 
-  it('shows untrustworthy requests to the person and sends other errors back to the client', async () => {
+  it('shows every error of the request that opens the page on Postdeck, never redirecting it', async () => {
+    // The reproduction from issue 23: an open registration naming an attacker's site, then an
+    // implicit-flow link opened by someone who has not signed in.
+    const { client_id } = await json('/oauth/register', {
+      client_name: 'Evil',
+      redirect_uris: ['https://evil.example/landing'],
+    }).then((answer) => answer.json() as Promise<{ client_id: string }>);
+    const query = new URLSearchParams({
+      client_id,
+      redirect_uri: 'https://evil.example/landing',
+      response_type: 'token',
+    });
+    const repro = await fetch(`${base}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
+    expect(repro.status).toBe(400);
+    expect(repro.headers.get('location')).toBeNull();
+    expect(repro.headers.get('content-type')).toContain('text/html');
+    const reproPage = await repro.text();
+    expect(reproPage).toContain('response_type must be code');
+    expect(reproPage).not.toContain('Evil'); // the name its registrant chose is not shown on an error page
+
+    const user = await buildUser(t.deps);
+    const registered = await register();
+    const { challenge } = pkce();
+    const signedOut = new WebClient(server);
+    const signedIn = new WebClient(server);
+    await signedIn.signIn(user.email, user.password);
+    for (const web of [signedOut, signedIn]) {
+      const unknownClient = await web.get(authorizePath('pdc_nobody', challenge));
+      expect(unknownClient.status).toBe(400);
+      expect(unknownClient.text).toContain('does not know');
+      const foreignRedirect = await web.get(
+        authorizePath(registered.client_id, challenge, { redirect_uri: 'https://evil.example/' }),
+      );
+      expect(foreignRedirect.status).toBe(400);
+      expect(foreignRedirect.location).toBeNull();
+      for (const [extra, words] of [
+        [{ code_challenge_method: 'plain' }, 'code_challenge_method must be S256'],
+        [{ code_challenge: '' }, 'PKCE is required'],
+        [{ response_type: 'token' }, 'response_type must be code'],
+        [{ resource: 'https://elsewhere.example/mcp' }, 'The only resource offered'],
+      ] as const) {
+        const page = await web.get(authorizePath(registered.client_id, challenge, extra));
+        expect(page.status).toBe(400);
+        expect(page.location).toBeNull();
+        expect(page.text).toContain(words);
+      }
+    }
+    expect(await t.deps.db.oauthCodes.countDocuments({ clientId: registered.client_id })).toBe(0);
+  });
+
+  it('sends errors back to the client once the person has seen its name and answered', async () => {
     const user = await buildUser(t.deps);
     const { client_id } = await register();
     const { challenge } = pkce();
     const web = new WebClient(server);
     await web.signIn(user.email, user.password);
-
-    const unknownClient = await web.get(authorizePath('pdc_nobody', challenge));
-    expect(unknownClient.status).toBe(400);
-    expect(unknownClient.text).toContain('does not know');
-    const foreignRedirect = await web.get(
-      authorizePath(client_id, challenge, { redirect_uri: 'https://evil.example/' }),
-    );
-    expect(foreignRedirect.status).toBe(400);
-    expect(foreignRedirect.location).toBeNull();
-
-    const back = async (extra: Record<string, string>) => {
-      const page = await web.get(authorizePath(client_id, challenge, extra));
-      expect(page.status).toBe(302);
-      return new URL(page.location!).searchParams;
-    };
-    expect((await back({ code_challenge_method: 'plain' })).get('error')).toBe('invalid_request');
-    expect((await back({ code_challenge: '' })).get('error')).toBe('invalid_request');
-    expect((await back({ response_type: 'token' })).get('error')).toBe('unsupported_response_type');
-    const target = await back({ resource: 'https://elsewhere.example/mcp' });
-    expect(target.get('error')).toBe('invalid_target');
-    expect(target.get('state')).toBe('st-1');
+    const path = authorizePath(client_id, challenge);
+    expect((await web.get(path)).status).toBe(200);
+    const fields = Object.fromEntries(new URL(path, base).searchParams);
+    const tampered = await web.post('/oauth/authorize', {
+      ...fields,
+      resource: 'https://elsewhere.example/mcp',
+      workspaceId: user.workspaceId,
+      decision: 'approve',
+    });
+    expect(tampered.status).toBe(303);
+    const target = new URL(tampered.location!);
+    expect(`${target.origin}${target.pathname}`).toBe(REDIRECT);
+    expect(target.searchParams.get('error')).toBe('invalid_target');
+    expect(target.searchParams.get('state')).toBe('st-1');
 
     const denied = await consent(user, authorizePath(client_id, challenge), 'deny');
     expect(denied.get('error')).toBe('access_denied');

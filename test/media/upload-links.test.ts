@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredUploadLinks } from '../../src/core/media/upload-links.js';
+import { createLogger } from '../../src/logger.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
@@ -15,8 +17,11 @@ import { freePort } from '../support/spawn.js';
 let t: TestDatabase;
 let server: TestServer;
 let work: string;
+/** The server's log, captured: a broken-off upload must not read as a server failure. */
+const logLines: string[] = [];
 beforeAll(async () => {
-  t = await openTestDatabase();
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(line) } });
+  t = await openTestDatabase({ logger });
   const port = await freePort();
   server = await startTestServer(t, {
     port,
@@ -127,11 +132,54 @@ describe('upload URLs', () => {
     const missing = await newLink(tenant.apiKey, {});
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('invalid_request');
+    for (const [field, value] of [
+      ['mimeType', 'xxxx'],
+      ['mimeType', ''],
+      ['mimeType', 'image/png'],
+      ['mediaType', 'audio'],
+    ]) {
+      const wrong = await newLink(tenant.apiKey, { fileName: 'a.mp4', [field!]: value });
+      expect(wrong.status, `${field}: ${value}`).toBe(400);
+      const body = wrong.body as unknown as { code: string; details: { path: string[] }[] };
+      expect(body.code).toBe('invalid_request');
+      expect(body.details[0]?.path).toEqual(['body', field]);
+    }
     const noKey = await server.request('/public/v1/media/upload-urls', { method: 'POST' });
     expect(noKey.status).toBe(401);
     const wrongKey = await newLink('service_sk_wrong');
     expect(wrongKey.status).toBe(401);
     expect(await t.deps.db.uploadLinks.countDocuments({ workspaceId: tenant.workspaceId })).toBe(0);
+  });
+
+  it('answers an upload the client breaks off as a 400 logged at info, and keeps the link for a retry', async () => {
+    const tenant = await buildTenant(t.deps);
+    const { body: link } = await newLink(tenant.apiKey);
+    const from = logLines.length;
+    const url = new URL(link.uploadUrl);
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      method: 'PUT',
+      path: url.pathname,
+      headers: { 'content-length': String(250_000) },
+    });
+    req.on('error', () => undefined);
+    req.write(makeMp4(100_000));
+    const filesIn = async () =>
+      (await readdir(server.mediaDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+    const stored = await filesIn();
+    await expect.poll(filesIn, { timeout: 10_000 }).toBeGreaterThan(stored);
+    req.destroy();
+
+    const logged = () =>
+      logLines.slice(from).map((line) => JSON.parse(line) as { level: number; path?: string; status?: number });
+    const requestLine = () =>
+      logged().find((line) => line.path === '/public/v1/uploads/…' && line.status !== undefined);
+    await expect.poll(requestLine, { timeout: 10_000 }).toBeDefined();
+    expect(requestLine()).toMatchObject({ level: 30, status: 400 });
+    expect(logged().filter((line) => line.level >= 50)).toEqual([]);
+    await expect.poll(filesIn, { timeout: 10_000 }).toBe(stored);
+    expect((await put(link.uploadUrl, makeMp4(1_000))).status).toBe(201);
   });
 
   it('purges expired links with their upload leases, and keeps live ones', async () => {

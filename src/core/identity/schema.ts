@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
+import { trimmedText } from '../text-schema.js';
 
 /** Emails are compared trimmed and lower-cased, so `A@x.io ` and `a@x.io` are one account. */
 export function normalizeEmail(email: string): string {
@@ -16,7 +17,7 @@ export const EmailSchema = z
 export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 
 /** A person's display name. */
-export const DisplayNameSchema = z.string().trim().min(1).max(100);
+export const DisplayNameSchema = trimmedText(100);
 
 /** An opaque secret someone was handed (invitation link token); only its shape is checked. */
 export const SecretTokenSchema = z.string().min(1).max(200);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { IngestedFile } from './ingest.js';
+import { MEDIA_MIME_TYPES } from './sniff.js';
+import { trimmedText } from '../text-schema.js';
 
 /** An ingested file and the name its upload carried. */
 export type UploadedFile = IngestedFile & { uploadedName?: string | undefined };
@@ -68,9 +70,15 @@ export const MoveMediaInputSchema = MediaIdInputSchema.extend({
   folderId: z.uuid().nullable().describe('the folder to move the media to; null for the root'),
 });
 
+/** A declared MIME type, from the one list uploads accept. */
+export const MediaMimeTypeSchema = z.enum(MEDIA_MIME_TYPES);
+
+/** A declared kind of media. */
+export const MediaKindSchema = z.enum(['image', 'video']);
+
 /** The text fields of an upload, which come with its bytes. */
 export const UploadFieldsSchema = z.object({
-  fileName: z.string().trim().min(1).max(255).optional().describe("overrides the uploaded file's name"),
+  fileName: trimmedText(255).optional().describe("overrides the uploaded file's name"),
   mimeType: z
     .string()
     .optional()
@@ -88,7 +96,7 @@ export const UploadedFileSchema = z.custom<UploadedFile>(
 /** What upload media takes: the stored bytes and the text fields sent with them. */
 export const UploadMediaInputSchema = UploadFieldsSchema.extend({ file: UploadedFileSchema });
 
-export const FolderNameSchema = z.string().trim().min(1).max(255);
+export const FolderNameSchema = trimmedText(255);
 
 /** The folder an operation acts on. */
 export const FolderIdInputSchema = z.object({ id: z.uuid().describe('the folder id') });

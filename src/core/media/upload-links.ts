@@ -8,9 +8,10 @@ import { hashSecret, hasSecretTokenShape, newSecretToken } from '../identity/tok
 import type { UploadLinkDoc } from './documents.js';
 import { requireFolder } from './folders.js';
 import { ingestUpload } from './ingest.js';
-import { UploadFieldsSchema } from './schema.js';
+import { MediaKindSchema, MediaMimeTypeSchema, UploadFieldsSchema } from './schema.js';
 import { createUploadedMedia } from './upload-media.js';
 import type { Media } from './view.js';
+import { trimmedText } from '../text-schema.js';
 
 /** Long enough to start a large upload from a shell, short enough that a leaked link soon dies. */
 export const UPLOAD_LINK_TTL_MS = 15 * 60_000;
@@ -19,8 +20,14 @@ const LINK_PREFIX = 'pdu_';
 const UPLOAD_LEASE_MS = 2 * 60 * 60_000;
 export const UPLOAD_LINK_PATH = '/public/v1/uploads';
 
+/**
+ * A link's fields are checked when it is made, so a wrong declared type is refused at once (400
+ * naming the field) rather than by every PUT after it; the bytes must still match at the PUT.
+ */
 export const UploadLinkInputSchema = UploadFieldsSchema.extend({
-  fileName: z.string().trim().min(1).max(255).describe('the name the media will have, e.g. clip.mp4'),
+  fileName: trimmedText(255).describe('the name the media will have, e.g. clip.mp4'),
+  mimeType: MediaMimeTypeSchema.optional().describe('inferred from the bytes when omitted; must match them'),
+  mediaType: MediaKindSchema.optional().describe('inferred from the MIME type when omitted; must match the bytes'),
 });
 
 export const UploadLinkSchema = z

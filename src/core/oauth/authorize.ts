@@ -17,11 +17,14 @@ export interface AuthorizationRequest {
 }
 
 /**
- * The outcome of checking an authorization request (RFC 6749 4.1.2.1): a request to show, an
- * error to send back to the client's redirect URI, or (when the client or its redirect URI cannot be
- * trusted) an AppError to show the person, since redirecting then could hand an attacker the answer.
+ * The outcome of checking an authorization request (RFC 6749 4.1.2.1): a request to show, or an
+ * error about a registered client and redirect URI. Such an error goes back to the client only
+ * once the person has signed in and seen the client's name (the consent form's post); before that
+ * it is shown on Postdeck's page, since anyone can register a client (RFC 9700 4.11.2). An unknown
+ * client or unregistered redirect URI is an AppError, always shown to the person.
  */
-export type CheckedAuthorization = { ok: true; request: AuthorizationRequest } | { ok: false; redirectTo: string };
+export type CheckedAuthorization =
+  { ok: true; request: AuthorizationRequest } | { ok: false; description: string; redirectTo: string };
 
 /** Checks the query of `/oauth/authorize` against the registered client and the one resource offered. */
 export async function checkAuthorizationRequest(
@@ -37,6 +40,7 @@ export async function checkAuthorizationRequest(
   }
   const back = (error: string, description: string) => ({
     ok: false as const,
+    description,
     redirectTo: redirectWith(
       redirectUri,
       { error, error_description: description, state: query.state },

@@ -5,13 +5,14 @@ import type { CoreDeps } from '../context.js';
 import { hashSecret, newSecretToken } from '../identity/tokens.js';
 import type { ClientAuthMethod, OAuthClientDoc } from './documents.js';
 import { OAuthError } from './errors.js';
+import { trimmedText } from '../text-schema.js';
 
 const REGISTRATIONS_PER_ADDRESS_PER_HOUR = 30;
 
 /** The RFC 7591 registration request fields Postdeck reads; others are accepted and ignored. */
 const RegistrationSchema = z.object({
   redirect_uris: z.array(z.string().max(2000)).min(1).max(10),
-  client_name: z.string().trim().min(1).max(100).optional(),
+  client_name: trimmedText(100).optional(),
   token_endpoint_auth_method: z.enum(['none', 'client_secret_post', 'client_secret_basic']).default('none'),
   grant_types: z.array(z.string()).default(['authorization_code']),
   response_types: z.array(z.string()).default(['code']),
@@ -20,7 +21,8 @@ const RegistrationSchema = z.object({
 /**
  * Dynamic client registration (RFC 7591): open, as the MCP authorization spec expects, limited per
  * address. Redirect URIs must be https, http on a loopback address (native apps, RFC 8252), or a
- * private-use scheme such as `vscode:`; never javascript:, data: or file:, never with a fragment.
+ * reverse-domain private-use scheme such as `com.example.app:` (RFC 8252 7.1); never a scheme a
+ * browser runs or reads locally (javascript:, vbscript:, data:, file:, …), never with a fragment.
  */
 export async function registerOAuthClient(
   deps: CoreDeps,
@@ -88,12 +90,32 @@ export function redirectUriProblem(uri: string): string | undefined {
     return 'not an absolute URI';
   }
   if (url.hash !== '' || uri.includes('#')) return 'must not have a fragment';
-  if (['javascript:', 'data:', 'file:', 'blob:', 'about:'].includes(url.protocol)) return 'scheme not allowed';
-  if (url.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
-    return 'http is allowed only on a loopback address; use https';
+  if (REFUSED_SCHEMES.includes(url.protocol)) return 'scheme not allowed';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:') {
+    return LOOPBACK_HOSTS.includes(url.hostname) ? undefined : 'http is allowed only on a loopback address; use https';
+  }
+  if (!PRIVATE_USE_SCHEME.test(url.protocol)) {
+    return 'a private-use scheme must be a reversed domain name such as com.example.app: (RFC 8252 7.1)';
   }
   return undefined;
 }
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+/** Schemes a browser runs or reads locally: refused whatever their shape. */
+const REFUSED_SCHEMES = [
+  'javascript:',
+  'vbscript:',
+  'livescript:',
+  'data:',
+  'file:',
+  'blob:',
+  'about:',
+  'filesystem:',
+  'view-source:',
+];
+/** RFC 8252 7.1: a private-use scheme is a domain the app's publisher controls, reversed (`com.example.app:`). */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/;
 
 /** The registered client `clientId`, or undefined. */
 export function findOAuthClient(deps: CoreDeps, clientId: string): Promise<OAuthClientDoc | null> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { TIKTOK_SETTING_KEYS } from '../platforms/tiktok-settings-schema.js';
 
 /** Most platforms one create request may name (one post group per platform). */
 export const MAX_PLATFORMS_PER_REQUEST = 20;
@@ -10,7 +11,17 @@ const MAX_THREAD_REPLIES = 25;
 const MAX_REPLY_DELAY_MINUTES = 7 * 24 * 60;
 
 const DateTimeSchema = z.iso.datetime({ offset: true });
-const SettingsSchema = z.record(z.string(), z.unknown());
+/**
+ * Provider settings: which keys apply and what values they take depend on the account and the post,
+ * as its posting schema says (`GET /platforms/{id}/schema`, checked there). Any key no platform
+ * knows is refused, which the schema states (`additionalProperties: false`).
+ */
+const SettingsSchema = z.record(z.string(), z.unknown()).meta({
+  properties: Object.fromEntries(
+    [...new Set([...TIKTOK_SETTING_KEYS.video, ...TIKTOK_SETTING_KEYS.photo])].map((key) => [key, {}]),
+  ),
+  additionalProperties: false,
+});
 
 /** One publishing attempt of a post, beyond the spec: what was tried and what TikTok answered. */
 export const PostAttemptSchema = z
@@ -124,7 +135,8 @@ export const CreatePostsInputSchema = z
           }
         });
       })
-      .describe('from list platforms; each gets its own post group'),
+      .meta({ uniqueItems: true })
+      .describe('from list platforms, each once; each gets its own post group'),
     content: z.string().describe('the caption (video) or description (photo)'),
     mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
     scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),

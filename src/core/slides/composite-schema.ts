@@ -7,6 +7,12 @@ import { strictSlidesInput } from './workspace-input.js';
 /** Slides per composite request (spec 8), the most a TikTok carousel takes. */
 export const MAX_COMPOSITE_SLIDES = 35;
 
+/**
+ * JSON Schema's `uniqueItems` compares whole items, so it cannot say that no two slides share an
+ * index: the descriptions say it, and so does this extension keyword, for tools that read it.
+ */
+export const UNIQUE_INDEXES: z.GlobalMeta = { 'x-unique-by': 'index' };
+
 const CompositeSlideSchema = z.object({
   index: z
     .int()
@@ -27,7 +33,12 @@ const CompositeSlideSchema = z.object({
 });
 
 export const CompositeInputSchema = strictSlidesInput({
-  slides: z.array(CompositeSlideSchema).min(1).max(MAX_COMPOSITE_SLIDES).describe('1 to 35 slides'),
+  slides: z
+    .array(CompositeSlideSchema)
+    .min(1)
+    .max(MAX_COMPOSITE_SLIDES)
+    .meta(UNIQUE_INDEXES)
+    .describe('1 to 35 slides; each index at most once'),
 });
 export type CompositeInput = z.output<typeof CompositeInputSchema>;
 

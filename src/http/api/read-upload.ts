@@ -3,8 +3,7 @@ import busboy from 'busboy';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { MediaDeps } from '../../core/media/deps.js';
-import { UploadFieldsSchema } from '../../core/media/schema.js';
-import { MEDIA_MIME_TYPES } from '../../core/media/sniff.js';
+import { MediaKindSchema, MediaMimeTypeSchema, UploadFieldsSchema } from '../../core/media/schema.js';
 import { discardIngested } from '../../core/media/upload-media.js';
 import { ingestUpload, type IngestedFile } from '../../core/media/ingest.js';
 import type { MultipartBody } from './rest-route.js';
@@ -15,8 +14,8 @@ import type { MultipartBody } from './rest-route.js';
  * `invalid_media_file`, not with a validation error.
  */
 const UploadFormSchema = UploadFieldsSchema.extend({
-  mimeType: z.enum(MEDIA_MIME_TYPES).optional().describe('inferred from the bytes when omitted; must match them'),
-  mediaType: z.enum(['image', 'video']).optional().describe('inferred from the MIME type when omitted'),
+  mimeType: MediaMimeTypeSchema.optional().describe('inferred from the bytes when omitted; must match them'),
+  mediaType: MediaKindSchema.optional().describe('inferred from the MIME type when omitted'),
   file: z.string().meta({ format: 'binary' }).describe('the image or video'),
 }).meta({ id: 'MediaUpload' });
 

@@ -3,6 +3,7 @@ import { type z } from 'zod';
 import type { CoreDeps } from '../../core/context.js';
 import type { IssueDetail } from '../../core/errors.js';
 import type { AnyOperation, Operation } from '../../core/operations/operation.js';
+import { inputRules } from '../../core/operations/input-rules.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type InputLocation = 'params' | 'query' | 'body';
@@ -104,7 +105,7 @@ export function bindRest<Input extends z.ZodObject, Output>(
  * beside the operation's check), and takes the binding's component name when it has one.
  */
 function withInputRules(body: z.ZodObject, input: z.ZodObject, bodyName: string | undefined): z.ZodObject {
-  const { id: _id, description: _description, title: _title, ...rules } = input.meta() ?? {};
+  const rules = inputRules(input);
   if (Object.keys(rules).length === 0 && bodyName === undefined) return body;
   return body.meta({ ...rules, ...(bodyName ? { id: bodyName } : {}) });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimmedText } from '../../core/text-schema.js';
 
 export { SignInInputSchema, SignUpInputSchema } from '../../core/identity/schema.js';
 
@@ -20,7 +21,7 @@ export const DeviceTokenBodySchema = z.object({
 
 /** POST /auth/device/approve and /deny: the code as the person typed it. */
 export const UserCodeBodySchema = z.object({
-  userCode: z.string().trim().min(1).max(64).describe('case-insensitive; dashes and the prefix optional'),
+  userCode: trimmedText(64).describe('case-insensitive; dashes and the prefix optional'),
 });
 
 /** The workspace the minted key will be scoped to (spec 4, approve). */

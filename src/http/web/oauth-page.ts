@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import type { ParsedUrlQuery } from 'node:querystring';
+import { AppError } from '../../core/errors.js';
 import { approveAuthorization, checkAuthorizationRequest, denyAuthorization } from '../../core/oauth/authorize.js';
 import { OAUTH_PATHS } from '../../core/oauth/metadata.js';
 import type { AppContext, AppState } from '../shared/context.js';
@@ -14,8 +15,8 @@ import { workspaceParam } from './workspace.js';
 /**
  * The OAuth consent page (`/oauth/authorize`): a remote MCP client sends the person here; once
  * signed in they pick the workspace and allow or deny, and the browser goes back to the client
- * with a code or an error. Requests that cannot be trusted (unknown client, unregistered redirect
- * URI) are shown as errors here and never redirected.
+ * with a code or an error. Errors in the request that brings them here (unknown client,
+ * unregistered redirect URI, a response_type other than code, …) are shown here and never redirected.
  */
 export function registerOAuthPages(router: Router<AppState>, options: WebOptions): void {
   const { deps, publicUrl } = options;
@@ -24,7 +25,14 @@ export function registerOAuthPages(router: Router<AppState>, options: WebOptions
   router.get(OAUTH_PATHS.authorize, async (ctx) => {
     const params = carriedParams(ctx.query);
     const checked = await checkAuthorizationRequest(deps, params, context);
-    if (!checked.ok) return ctx.redirect(checked.redirectTo);
+    // Nobody has seen the client's name yet: its errors are shown here, never redirected. The
+    // name is left out of the page, since whoever registered the client chose it.
+    if (!checked.ok) {
+      throw new AppError(
+        'invalid_request',
+        `This sign-in link cannot be used: ${checked.description}. Nothing was sent back to the application.`,
+      );
+    }
     const page = await signedInPage(ctx, options, 'keys', workspaceParam(ctx));
     allowFormTo(ctx, checked.request.redirectUri);
     const main = oauthConsentView({
@@ -41,6 +49,7 @@ export function registerOAuthPages(router: Router<AppState>, options: WebOptions
     const form = await readCheckedForm(ctx, options);
     const checked = await checkAuthorizationRequest(deps, carriedParams(form), context);
     ctx.status = 303;
+    // The person signed in and chose on the consent page that named the client: it may hear errors.
     if (!checked.ok) return ctx.redirect(checked.redirectTo);
     if (form.decision !== 'approve') return ctx.redirect(denyAuthorization(checked.request, publicUrl));
     // The chosen workspace is checked against the person's memberships before anything is granted.

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../../errors.js';
-import { CreatePostsInputSchema, requireTimeToSchedule } from '../../posts/schema.js';
+import { CreatePostsInputSchema, requireTimeToSchedule, SCHEDULE_NEEDS_TIME } from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
+import { UNIQUE_INDEXES } from '../composite-schema.js';
 import { LanguageSchema } from '../languages.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from '../render/index.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from '../slide-length.js';
 import { strictSlidesInput } from '../workspace-input.js';
+import { trimmedText } from '../../text-schema.js';
 
 /** Slides a job may generate: one AI image each, so the same bound as the caption endpoint's slideCount. */
 export const MAX_GENERATED_SLIDES = 10;
@@ -16,8 +18,8 @@ const GivenSlideSchema = z.object({
     .min(0)
     .max(MAX_GENERATED_SLIDES - 1)
     .describe('0-based order; 0 is the hook'),
-  caption: z.string().trim().min(1).max(MAX_CAPTION_CHARS).describe('baked onto the generated image'),
-  imagePrompt: z.string().trim().min(1).max(4000).describe("a self-contained prompt for the slide's image"),
+  caption: trimmedText(MAX_CAPTION_CHARS).describe('baked onto the generated image'),
+  imagePrompt: trimmedText(4000).describe("a self-contained prompt for the slide's image"),
 });
 
 export const GenerateInputSchema = strictSlidesInput({
@@ -37,8 +39,11 @@ export const GenerateInputSchema = strictSlidesInput({
     .array(GivenSlideSchema)
     .min(1)
     .max(MAX_GENERATED_SLIDES)
+    .meta(UNIQUE_INDEXES)
     .optional()
-    .describe('required unless topic is given: pre-written slides, each with caption and imagePrompt'),
+    .describe(
+      'required unless topic is given: pre-written slides, each with caption and imagePrompt; each index at most once',
+    ),
   mode: CreatePostsInputSchema.shape.mode.describe('draft (recommended), schedule or now'),
   scheduledFor: CreatePostsInputSchema.shape.scheduledFor,
   textStyleId: z.enum(TEXT_STYLE_IDS).optional().describe('caption font; omitted: the workspace default'),
@@ -48,10 +53,23 @@ export const GenerateInputSchema = strictSlidesInput({
     .optional()
     .describe('outline (default): white text, dark outline; box: dark text on a white box'),
   settings: CreatePostsInputSchema.shape.settings.describe("the created post's provider settings; default {}"),
+}).meta({
+  allOf: [
+    { oneOf: [{ required: ['topic'] }, { required: ['slides'] }], description: 'exactly one of topic or slides' },
+    {
+      if: { required: ['slides'] },
+      then: { properties: { slideCount: false, slideLength: false } },
+      description: 'slideCount and slideLength apply to the topic path only',
+    },
+    SCHEDULE_NEEDS_TIME,
+  ],
 });
 export type GenerateInput = z.output<typeof GenerateInputSchema>;
 
-/** The rules across fields: exactly one of topic or slides, topic-only fields, a time to schedule. */
+/**
+ * The rules across fields: exactly one of topic or slides, topic-only fields, unique indexes, a time
+ * to schedule. The input's schema states each (its allOf, the slides' `x-unique-by`).
+ */
 export function checkGenerateInput(input: GenerateInput): IssueDetail[] {
   const issues: IssueDetail[] = [];
   const hasTopic = input.topic !== undefined;
@@ -102,7 +120,10 @@ export const GenerateAcceptedSchema = z
   })
   .meta({ id: 'GenerationAccepted' });
 
-/** Any string: an id that is not one of this workspace's jobs is simply not found (spec 4). */
+/**
+ * Any string, however long: an id that is not one of this workspace's jobs is simply not found
+ * (spec 4), never a validation error the path parameter's schema does not state.
+ */
 export const GenerationJobIdInputSchema = z.object({
-  id: z.string().min(1).max(200).describe('the jobId returned by generate'),
+  id: z.string().min(1).describe('the jobId returned by generate'),
 });
