@@ -117,7 +117,13 @@ describe('every signed Slack interaction is acknowledged', () => {
       user: { id: ANA.userId, username: ANA.userName, name: ANA.userName, team_id: s.team.id },
       api_app_id: 'A0POSTDECK',
       trigger_id: 'trigger-old-form',
-      view: { id: 'V0OLD', type: 'modal', callback_id: 'postdeck_old_modal', private_metadata: '', state: { values: {} } },
+      view: {
+        id: 'V0OLD',
+        type: 'modal',
+        callback_id: 'postdeck_old_modal',
+        private_metadata: '',
+        state: { values: {} },
+      },
     });
     expect(view.status).toBe(200);
     const shortcut = await s.sender.interaction({

@@ -88,7 +88,8 @@ async function tellPrivately(responseUrl: string, logger: Logger): Promise<void>
 
 /** What the payload names (action ids, a view's callback id), for the log. */
 function idsOf(body: Record<string, unknown>): unknown {
-  if (Array.isArray(body.actions)) return body.actions.map((action: { action_id?: unknown } | null) => action?.action_id);
+  if (Array.isArray(body.actions))
+    return body.actions.map((action: { action_id?: unknown } | null) => action?.action_id);
   return (body.view as { callback_id?: unknown } | undefined)?.callback_id ?? body.callback_id;
 }
 
