@@ -82,12 +82,11 @@ describe('the due-task lane', () => {
   });
 
   it('runs a task at its time, not before', async () => {
+    // How late it runs is measured in bench/; here only that it runs, once, and never early.
     const at = new Date(Date.now() + 1_200);
     await runners[0]!.enqueue(recordJob, { task: 'timed', failTimes: 0, holdMs: 0 }, { runAt: at });
-    await sleep(800);
-    expect(runsOf('timed')).toHaveLength(0);
     await until(() => runsOf('timed').length === 1);
-    expect(runsOf('timed')[0]!.at - at.getTime()).toBeLessThan(2_000);
+    expect(runsOf('timed')[0]!.at).toBeGreaterThanOrEqual(at.getTime());
   });
 
   it('retries a failing task with backoff and runs it once it succeeds', async () => {
