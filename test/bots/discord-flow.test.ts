@@ -276,7 +276,7 @@ describe('Discord requests', () => {
     expect(response.status).toBe(413);
   });
 
-  it('answered every interaction within 3 s with a response Discord accepts for its kind', () => {
+  it('answered every interaction with a response Discord accepts for its kind', () => {
     const answered = [...d.discord.state.interactions.values()].filter((i) => i.response);
     expect(answered.length).toBeGreaterThanOrEqual(15);
     expect(answered.flatMap((i) => i.response!.problems)).toEqual([]);

@@ -31,7 +31,8 @@ export interface DiscordWorld {
 }
 
 export async function startDiscordWorld(w: PublishingWorld): Promise<DiscordWorld> {
-  const discord = await startDiscordEmulator();
+  // Tests check what the bot answers; how fast is the bench's business (Discord's own limit is 3 s).
+  const discord = await startDiscordEmulator({ answerDeadlineMs: 60_000 });
   const guildId = discord.state.addGuild('Acme Studio');
   const channelId = discord.state.addChannel(guildId);
   const config: DiscordConfig = {

@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, runPostdeck, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
+import { chromiumPath } from '../support/chromium.js';
 
 // Connecting a TikTok account the way a person does: the real server (running its built-in
 // TikTok emulator, since no credentials are set), Debian's Chromium on the real pages and on the
 // emulator's consent page, then the API with a key of the same workspace.
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 const owner = { name: 'Tess Owner', email: 'tess@example.test', password: 'browser test password 2' };
 const workspaceName = "Tess Owner's workspace";
@@ -25,8 +25,6 @@ let apiKey: string;
 let platformId: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-browser-tiktok-'));
   await mkdir(SCREENSHOTS, { recursive: true });
   const port = await freePort();
@@ -37,7 +35,7 @@ beforeAll(async () => {
   emulatorUrl = (JSON.parse(readFileSync(path.join(dataDir, 'tiktok-emulator-url.json'), 'utf8')) as { apiUrl: string })
     .apiUrl;
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
   });
   page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();

@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
+import { chromiumPath } from '../support/chromium.js';
 
 // The acceptance test of the device flow: the real server process, the real CLI as a child
 // process, and Debian's Chromium driving the real pages.
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 const SERVER_LOG = path.resolve('test-artifacts/browser-serve.log');
 const owner = { name: 'Petra Owner', email: 'petra@example.test', password: 'browser test password 1' };
@@ -25,8 +25,6 @@ const userCodes: string[] = [];
 
 beforeAll(async () => {
   // Fail loudly rather than skip: this is the issue's acceptance test.
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-browser-'));
   configDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-browser-config-'));
   rmSync(SERVER_LOG, { force: true });
@@ -42,7 +40,7 @@ beforeAll(async () => {
   });
   await waitForOk(`${baseUrl}/healthz`, 180_000);
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: [
       '--no-sandbox',
       '--disable-gpu',

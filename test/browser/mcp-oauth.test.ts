@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -17,10 +16,10 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser } from '../support/identity.js';
 import { freePort } from '../support/spawn.js';
+import { chromiumPath } from '../support/chromium.js';
 
 // A remote MCP client that only speaks OAuth: the SDK's own client-side OAuth (discovery, dynamic
 // registration, PKCE, the code exchange) against Postdeck, with Debian's Chromium as the person's browser.
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 /** Where the agent would listen for the redirect; Chromium's requests there are answered by the test. */
 const CALLBACK = 'http://127.0.0.1:7788/oauth/callback';
@@ -32,14 +31,13 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium`);
   await mkdir(SCREENSHOTS, { recursive: true });
   t = await openTestDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = await startTestServer(t, { port, app: { publicUrl: base } });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
   page = await (await browser.newContext({ viewport: { width: 1000, height: 900 } })).newPage();

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -10,11 +9,11 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildImages, buildPost, buildVideo, DIRECT } from '../support/posts.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
+import { chromiumPath } from '../support/chromium.js';
 
 // The posts calendar the way a person uses it: Debian's Chromium on the real pages of the HTTP app
 // (in this process, over a test database, its TikTok client aimed at an emulator so publishing a
 // draft is checked against a live creator), signing up, then scheduling and deleting drafts.
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 const owner = { name: 'Cal Owner', email: 'cal@example.test', password: 'browser test password 3' };
 const DAY = 86_400_000;
@@ -33,14 +32,12 @@ const today = new Date().toISOString().slice(0, 10);
 const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
   await mkdir(SCREENSHOTS, { recursive: true });
   f = await startTikTokFixture();
   t = await openTestDatabase({ tiktok: f.config });
   server = await startTestServer(t, { app: { openSignup: true } });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
   });
   context = await browser.newContext({ viewport: { width: 1200, height: 900 } });

@@ -383,7 +383,7 @@ describe('the README from the top, in a fresh clone and a real browser', { timeo
     expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
     // The first slide's preview (and every other picture on the page) has loaded.
     expect(await card.locator('img').count()).toBe(1);
-    await expect.poll(() => imagesLoaded(page)).toBeGreaterThan(0);
+    await expect.poll(() => imagesLoaded(page), { timeout: 60_000 }).toBeGreaterThan(0);
     await shot('08-posts-published');
     expectNoPageProblems();
   });

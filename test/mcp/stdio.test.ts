@@ -112,7 +112,6 @@ describe('postdeck mcp (stdio)', () => {
     let stderr = '';
     wrong.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await expect(refused.connect(wrong)).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(stderr).toContain('invalid_api_key');
+    await expect.poll(() => stderr, { timeout: 30_000 }).toContain('invalid_api_key');
   }, 60_000);
 });

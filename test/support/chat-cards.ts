@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -6,18 +5,16 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { PUBLIC_SETTINGS, storeMedia, type PublishingWorld } from '../publishing/support.js';
+import { chromiumPath } from './chromium.js';
 
 // Looking at approval cards: the chat emulators draw a channel, Chromium loads the slide previews
 // from Postdeck's public media URLs, and screenshots are kept for review.
-const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 export async function openBrowser(): Promise<{ browser: Browser; page: Page }> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
   await mkdir(SCREENSHOTS, { recursive: true });
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
   const page = await (await browser.newContext({ viewport: { width: 800, height: 900 } })).newPage();

@@ -145,7 +145,7 @@ export async function pollStatus(
   publishId: string,
   done: (data: Record<string, unknown>) => boolean = (d) =>
     d.status !== 'PROCESSING_UPLOAD' && d.status !== 'PROCESSING_DOWNLOAD',
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<{ status: number; text: string; data: Record<string, unknown> }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

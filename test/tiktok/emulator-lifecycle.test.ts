@@ -109,11 +109,19 @@ describe('nextPublish directives', () => {
     });
     expect((await status(token, first.publishId)).data.status).toBe('PUBLISH_COMPLETE');
 
-    await controlCall(url, 'PATCH', `/__control/accounts/${openId}`, { nextPublish: { processingMs: 300 } });
+    // Long enough that the first poll comes inside it on a busy machine; then polled until done.
+    const holdMs = 5_000;
+    await controlCall(url, 'PATCH', `/__control/accounts/${openId}`, { nextPublish: { processingMs: holdMs } });
+    const started = Date.now();
     const second = await publish(token);
     expect((await status(token, second.publishId)).data.status).toBe('PROCESSING_UPLOAD');
-    await new Promise((resolve) => setTimeout(resolve, 320));
-    expect((await status(token, second.publishId)).data.status).toBe('PUBLISH_COMPLETE');
+    let done = await status(token, second.publishId);
+    while (done.data.status === 'PROCESSING_UPLOAD' && Date.now() - started < 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      done = await status(token, second.publishId);
+    }
+    expect(done.data.status).toBe('PUBLISH_COMPLETE');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(holdMs - 50);
   });
 
   it('fails the next publish with the directed fail_reason, once', async () => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -8,8 +7,8 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, decodeEntities } from '../support/web.js';
+import { chromiumPath } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 let t: TestDatabase;
@@ -75,10 +74,9 @@ describe('the usage page', () => {
   });
 
   it('draws the meters in a real browser', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     await mkdir(SCREENSHOTS, { recursive: true });
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: chromiumPath(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     });
     try {

@@ -21,7 +21,7 @@ const DEFERRED_UPDATE = { type: InteractionResponseType.DeferredMessageUpdate } 
  */
 export async function onButton(bot: DiscordBot, interaction: APIMessageComponentInteraction): Promise<Answer> {
   const button = parseButtonId(interaction.data.custom_id);
-  if (!button) return { response: DEFERRED_UPDATE };
+  if (!button) return noLongerSupported(bot, interaction);
   if (button.action === 'approve' || button.action === 'reject') {
     const action: CardAction = { type: button.action };
     return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, button.postId, action) };
@@ -43,7 +43,7 @@ export async function onButton(bot: DiscordBot, interaction: APIMessageComponent
 /** A submitted Schedule or Edit form: checked at once (a bad time is told at once), then done like a button. */
 export async function onModalSubmit(bot: DiscordBot, interaction: APIModalSubmitInteraction): Promise<Answer> {
   const form = parseFormId(interaction.data.custom_id);
-  if (!form) return { response: DEFERRED_UPDATE };
+  if (!form) return noLongerSupported(bot, interaction);
   const value = submittedValue(interaction.data.components, form.form === 'schedule-form' ? FIELDS.at : FIELDS.caption);
   let action: CardAction;
   if (form.form === 'schedule-form') {
@@ -65,6 +65,15 @@ export async function onModalSubmit(bot: DiscordBot, interaction: APIModalSubmit
     action = { type: 'edit', content };
   }
   return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, form.postId, action) };
+}
+
+/** A button or form from an older Postdeck (an old card after a rename): told privately, nothing changes. */
+function noLongerSupported(
+  bot: DiscordBot,
+  interaction: APIMessageComponentInteraction | APIModalSubmitInteraction,
+): Answer {
+  bot.logger.info({ customId: interaction.data.custom_id }, 'a Discord component Postdeck does not know');
+  return { response: ephemeral('This button is no longer supported: Postdeck did nothing. Use a newer card.') };
 }
 
 /** Does the action through core and redraws the card; a refusal goes only to the person who clicked. */

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { APIInteraction } from 'discord.js';
 import type { ChatEndpoint } from '../../core/chat/gateway.js';
 import { answerInteraction } from './interactions.js';
-import type { DiscordBot } from './replies.js';
+import { isReadableInteraction } from './readable.js';
+import { ephemeral, type DiscordBot } from './replies.js';
 import { interactionKey, isSignedByDiscord } from './signature.js';
+
+const CANNOT_READ = 'Postdeck cannot read this interaction, so it did nothing. Try again from a newer card or command.';
 
 /** Interactions are small JSON documents; anything bigger is not Discord's. */
 export const MAX_INTERACTION_BYTES = 1024 * 1024;
@@ -38,11 +40,15 @@ async function handle(
   if (!raw) return send(res, 413, { error: 'payload_too_large' });
   const headers = { signature: header(req, 'x-signature-ed25519'), timestamp: header(req, 'x-signature-timestamp') };
   if (!isSignedByDiscord(key, headers, raw, Date.now())) return send(res, 401, { error: 'invalid_request_signature' });
-  let interaction: APIInteraction;
+  let interaction: unknown;
   try {
-    interaction = JSON.parse(raw.toString('utf8')) as APIInteraction;
+    interaction = JSON.parse(raw.toString('utf8'));
   } catch {
     return send(res, 400, { error: 'invalid_json' });
+  }
+  if (!isReadableInteraction(interaction)) {
+    bot.logger.warn('answered a signed Discord interaction Postdeck cannot read');
+    return send(res, 200, ephemeral(CANNOT_READ));
   }
   const answer = await answerInteraction(bot, interaction);
   send(res, 200, answer.response);

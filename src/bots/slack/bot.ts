@@ -3,6 +3,8 @@ import {
   App,
   HTTPReceiver,
   LogLevel,
+  webApi,
+  type AuthorizeResult,
   type Installation,
   type InstallationQuery,
   type Logger as BoltLogger,
@@ -12,6 +14,7 @@ import type { ChatEndpoint, ChatGateway } from '../../core/chat/gateway.js';
 import { chatInstallations } from '../../core/chat/installations.js';
 import type { SlackConfig } from '../../settings/chat.js';
 import type { Logger } from '../../logger.js';
+import { acknowledgeEverything, readBodyFirst } from './acknowledge.js';
 import { registerCommands, type SlackBotSettings } from './commands.js';
 import { slackGateway } from './gateway.js';
 import { registerInteractions } from './interactions.js';
@@ -58,8 +61,10 @@ export function createSlackBot(
     receiver,
     logger: boltLogger,
     clientOptions,
-    ...(config.mode === 'single' ? { token: config.botToken, tokenVerificationEnabled: false } : {}),
+    ...(config.mode === 'single' ? { authorize: onceForToken(config.botToken, clientOptions) } : {}),
   });
+  const slackLogger = logger.child({ component: 'slack' });
+  acknowledgeEverything(receiver, app, slackLogger);
   registerCommands(app, deps, settings);
   registerInteractions(app, deps);
   app.event('app_uninstalled', async ({ context }) => {
@@ -71,7 +76,8 @@ export function createSlackBot(
   });
 
   const handle = (req: IncomingMessage, res: ServerResponse) => receiver.requestListener(req, res);
-  const endpoints: ChatEndpoint[] = [{ method: 'POST', path: '/slack/events', handle }];
+  const events = readBodyFirst(receiver, config.signingSecret, slackLogger);
+  const endpoints: ChatEndpoint[] = [{ method: 'POST', path: '/slack/events', handle: events }];
   if (config.mode === 'oauth') {
     endpoints.push(
       { method: 'GET', path: '/slack/install', handle },
@@ -104,6 +110,29 @@ function installationStore(deps: CoreDeps) {
     async deleteInstallation(query: InstallationQuery<boolean>) {
       await chatInstallations.remove(deps, idOf(query));
     },
+  };
+}
+
+/**
+ * Who the bot is (its user and bot ids, which Bolt needs to ignore its own messages), asked of Slack
+ * once for the token and kept; a failed answer is asked again on the next request. Bolt's own
+ * single-token authorize either asks on every request (token verification off) or once when the
+ * app is built, keeping a failure (Slack unreachable at start) for good.
+ */
+function onceForToken(
+  token: string,
+  clientOptions: ConstructorParameters<typeof webApi.WebClient>[1],
+): () => Promise<AuthorizeResult> {
+  const client = new webApi.WebClient(token, clientOptions);
+  let identity: Promise<{ botUserId?: string; botId?: string }> | undefined;
+  return async () => {
+    identity ??= client.auth.test().then((result) => ({ botUserId: result.user_id, botId: result.bot_id }));
+    try {
+      return { botToken: token, ...(await identity) };
+    } catch (error) {
+      identity = undefined;
+      throw error;
+    }
   };
 }
 

@@ -34,15 +34,24 @@ export function failureText(
   return 'Something went wrong on our side; try again in a moment.';
 }
 
+const CHAT_LEASE_TTL_MS = 30_000;
+
 /**
  * Runs `fn` holding the lease `key`, waiting up to `waitMs` for another holder to finish: chat
  * records that two people may change at once are written one change at a time (FerretDB rewrites
- * whole documents, so interleaved writes would lose one).
+ * whole documents, so interleaved writes would lose one). The wait is the lease's own length: a
+ * second click on a busy machine waits its turn (it has been acknowledged already) rather than
+ * being told something went wrong, and a holder that died is outlived.
  */
-export async function withChatLease<T>(deps: CoreDeps, key: string, fn: () => Promise<T>, waitMs = 5_000): Promise<T> {
+export async function withChatLease<T>(
+  deps: CoreDeps,
+  key: string,
+  fn: () => Promise<T>,
+  waitMs = CHAT_LEASE_TTL_MS,
+): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const lease = await claimLease(deps.db, key, { ttlMs: 30_000 });
+    const lease = await claimLease(deps.db, key, { ttlMs: CHAT_LEASE_TTL_MS });
     if (lease) {
       try {
         return await fn();

@@ -27,7 +27,7 @@ export function acknowledge(
   interaction: EmulatedInteraction,
   answer: Omit<InitialResponse, 'problems'>,
 ): InitialResponse {
-  const problems = problemsOf(interaction, answer);
+  const problems = problemsOf(state, interaction, answer);
   const response: InitialResponse = { ...answer, problems };
   interaction.response = response;
   if (problems.length > 0) return response;
@@ -53,9 +53,15 @@ export function acknowledge(
   return response;
 }
 
-function problemsOf(interaction: EmulatedInteraction, answer: Omit<InitialResponse, 'problems'>): string[] {
+function problemsOf(
+  state: DiscordEmulatorState,
+  interaction: EmulatedInteraction,
+  answer: Omit<InitialResponse, 'problems'>,
+): string[] {
   if (answer.status < 200 || answer.status > 299) return [`the app answered HTTP ${answer.status}`];
-  if (answer.ms > 3000) return [`the app took ${answer.ms} ms to answer; Discord gives up after 3000`];
+  if (answer.ms > state.answerDeadlineMs) {
+    return [`the app took ${answer.ms} ms to answer; Discord gives up after ${state.answerDeadlineMs}`];
+  }
   const body = answer.body as Json | null;
   const type = typeof body?.type === 'number' ? body.type : NaN;
   if (!(ALLOWED[interaction.type] ?? []).includes(type)) {

@@ -19,6 +19,11 @@ export interface DiscordEmulatorOptions {
   host?: string;
   application?: { id: string; botToken: string };
   rateLimit?: RateLimitSettings;
+  /**
+   * How long an interaction's answer may take before it counts as lost, as Discord's 3 s do. Tests
+   * of what the app answers raise it, so a busy machine does not turn a slow answer into a lost one.
+   */
+  answerDeadlineMs?: number;
 }
 
 export interface RunningDiscordEmulator {
@@ -44,6 +49,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   const state = new DiscordEmulatorState(
     options.application ?? { id: '1300000000000000001', botToken: 'MTMwMDAwMDAwMDAwMDAwMDAwMQ.emulated.bot-token' },
   );
+  if (options.answerDeadlineMs !== undefined) state.answerDeadlineMs = options.answerDeadlineMs;
   const keys = DiscordSender.newKeys();
   const webhooks = new Router();
   registerWebhooks(webhooks, state);

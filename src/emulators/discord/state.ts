@@ -92,6 +92,8 @@ export class DiscordEmulatorState {
   readonly requests: ApiRequest[] = [];
   /** The emulator's clock (tests move it to expire tokens). */
   now: () => number = () => Date.now();
+  /** How long Discord waits for an interaction's first response before giving up (3 s). */
+  answerDeadlineMs = 3_000;
   private sequence = 0n;
 
   constructor(readonly application: EmulatedApplication) {}
