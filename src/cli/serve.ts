@@ -5,6 +5,12 @@ import { startMessage } from './start-message.js';
 
 const ROLES: Record<string, Role[]> = { all: ['api', 'worker'], api: ['api'], worker: ['worker'] };
 
+/**
+ * A signal this soon after the first is the same Ctrl-C again: the terminal sends SIGINT to the whole
+ * foreground group, and `npm start` forwards its own copy to its child. Only a later one means "now".
+ */
+const SAME_SIGNAL_MS = 1_000;
+
 /** `postdeck serve [--role all|api|worker]`: runs until SIGTERM or SIGINT, then shuts down in order. */
 export async function serveCommand(role: string): Promise<void> {
   const roles = ROLES[role];
@@ -20,13 +26,14 @@ export async function serveCommand(role: string): Promise<void> {
     logger.info({ roles }, 'Postdeck worker is running');
   }
 
-  let signals = 0;
+  let firstSignalAt: number | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) {
+    if (firstSignalAt !== undefined) {
+      if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
       logger.warn({ signal }, 'second signal: exiting without waiting');
       process.exit(1);
     }
+    firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
     app.stop().then(
       () => process.exit(0),
