@@ -1,6 +1,6 @@
-import { startPostdeck, type Role } from '../app/main.js';
-import { isFreshInstall } from '../core/tenancy/onboarding.js';
+import type { Role } from '../app/main.js';
 import { cliRuntime } from './runtime.js';
+import { takeServeLock } from './serve-lock.js';
 import { startMessage } from './start-message.js';
 
 const ROLES: Record<string, Role[]> = { all: ['api', 'worker'], api: ['api'], worker: ['worker'] };
@@ -16,7 +16,15 @@ export async function serveCommand(role: string): Promise<void> {
   const roles = ROLES[role];
   if (!roles) throw new Error(`--role must be one of ${Object.keys(ROLES).join(', ')}`);
   const { config, logger } = cliRuntime({ logsTo: 'stdout' });
-  const app = await startPostdeck(config, logger, new Set(roles));
+  // Before anything is opened: a second start of the same install fails now, not after attaching to its database.
+  const releaseLock = roles.includes('api') ? await takeServeLock(config) : () => Promise.resolve();
+  // Loaded only now (the whole server, a second or more on a small machine), so that refusal comes first.
+  const { startPostdeck } = await import('../app/main.js');
+  const { isFreshInstall } = await import('../core/tenancy/onboarding.js');
+  const app = await startPostdeck(config, logger, new Set(roles)).catch(async (error: unknown) => {
+    await releaseLock();
+    throw error;
+  });
 
   if (app.http) {
     logger.info({ url: app.http.url, roles }, 'Postdeck is listening');
@@ -35,13 +43,16 @@ export async function serveCommand(role: string): Promise<void> {
     }
     firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .stop()
+      .then(releaseLock)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
