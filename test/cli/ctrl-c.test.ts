@@ -263,4 +263,26 @@ describe('Ctrl-C (SIGINT to the process group)', { timeout: 600_000 }, () => {
     expect(isAlive(database)).toBe(false);
     await expectNothingUnrecorded(dataDir, uploaded);
   });
+
+  it('never leaves the embedded database behind, even when Postdeck is SIGKILLed', async () => {
+    const { env, dataDir, port } = await newInstall();
+    const server = await startServer('ctrl-c-sigkill', env, port);
+    const database = embeddedDatabase(dataDir).pid;
+
+    // Its own process group now, so only its stdin closing (the kernel does it for a killed parent) stops it.
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const deadline = Date.now() + EXIT_MS;
+    while (!hasExited(database) && Date.now() < deadline) await sleep(100);
+    expect(hasExited(database)).toBe(true);
+  });
 });
+
+/** True once `pid` has exited: gone, or (orphaned, where nobody reaps it at once) a zombie. */
+function hasExited(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
+  } catch {
+    return !isAlive(pid);
+  }
+}
