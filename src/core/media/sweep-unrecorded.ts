@@ -52,7 +52,7 @@ async function namedKeys(deps: CoreDeps, keys: string[]): Promise<Set<string>> {
   return named;
 }
 
-/** The periodic sweep of stored bytes no record names (also run when a worker starts). */
+/** The hourly sweep of stored bytes no record names. */
 export const sweepUnrecordedJob = definePeriodicJob('media.sweep-unrecorded', async (deps) => {
   const swept = await sweepUnrecordedMedia(deps);
   if (swept > 0) deps.logger.info({ swept }, 'deleted stored media no record names');
