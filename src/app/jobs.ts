@@ -7,6 +7,7 @@ import { purgeExpiredDeviceCodesJob } from '../core/device/purge-job.js';
 import { purgeExpiredIdempotencyKeysJob } from '../core/idempotency/purge-job.js';
 import { purgeExpiredIdentityRecordsJob } from '../core/identity/purge-job.js';
 import { sweepPartialsJob } from '../core/media/sweep-partials-job.js';
+import { sweepUnrecordedJob } from '../core/media/sweep-unrecorded.js';
 import { purgeUploadLinksJob } from '../core/media/upload-links-purge-job.js';
 import { purgeOAuthCodesJob } from '../core/oauth/purge-job.js';
 import { workerProbeJob } from '../core/ops/worker-probe.js';
@@ -27,6 +28,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   purgeExpiredIdempotencyKeysJob,
   purgeUploadLinksJob,
   sweepPartialsJob,
+  sweepUnrecordedJob,
   purgeOAuthCodesJob,
   publishPostJob,
   pollStatusJob,
@@ -47,6 +49,7 @@ export const RECURRING_JOBS: readonly RecurringJob[] = [
   { definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 },
   { definition: purgeUploadLinksJob, everyMs: 60 * 60_000 },
   { definition: sweepPartialsJob, everyMs: 60 * 60_000 },
+  { definition: sweepUnrecordedJob, everyMs: 60 * 60_000 },
   { definition: purgeOAuthCodesJob, everyMs: 60 * 60_000 },
   { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
   { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },

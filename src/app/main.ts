@@ -44,7 +44,7 @@ export interface Core {
 /** A started Postdeck process. */
 export interface RunningPostdeck extends Core {
   readonly http: RunningHttpServer | undefined;
-  /** Ordered, idempotent shutdown: stop intake, drain jobs, close the database. */
+  /** Ordered, idempotent shutdown: stop intake and polling, drain requests and jobs, close the database last. */
   stop(): Promise<void>;
 }
 
@@ -165,7 +165,7 @@ export async function startPostdeck(
         mcp: createMcpHttpHandler({ deps: core.deps, logger, version: POSTDECK_VERSION }),
         chatEndpoints,
       });
-      http = await startHttpServer(app, { host: config.host, port: config.port });
+      http = await startHttpServer(app, { host: config.host, port: config.port, graceMs: config.jobs.drainMs });
     }
   } catch (error) {
     heartbeat?.stop();
@@ -179,14 +179,14 @@ export async function startPostdeck(
     ...core,
     http,
     stop() {
+      // The database goes last: the requests and jobs still running need it to finish or undo their work.
       stopping ??= (async () => {
-        await http?.stop();
-        heartbeat?.stop();
-        const { unfinished } = await core.jobs.stop(config.jobs.drainMs);
+        const [, { unfinished }] = await Promise.all([http?.stop(), core.jobs.stop(config.jobs.drainMs)]);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
+        heartbeat?.stop();
         await core.deps.keyCache.flush();
-        await core.database.close();
         await stopEmulators();
+        await core.database.close();
         logger.info('stopped');
       })();
       return stopping;

@@ -1,16 +1,30 @@
-import { startPostdeck, type Role } from '../app/main.js';
-import { isFreshInstall } from '../core/tenancy/onboarding.js';
+import type { Role } from '../app/main.js';
 import { cliRuntime } from './runtime.js';
+import { takeServeLock } from './serve-lock.js';
 import { startMessage } from './start-message.js';
 
 const ROLES: Record<string, Role[]> = { all: ['api', 'worker'], api: ['api'], worker: ['worker'] };
+
+/**
+ * A signal this soon after the first is the same Ctrl-C again: the terminal sends SIGINT to the whole
+ * foreground group, and `npm start` forwards its own copy to its child. Only a later one means "now".
+ */
+const SAME_SIGNAL_MS = 1_000;
 
 /** `postdeck serve [--role all|api|worker]`: runs until SIGTERM or SIGINT, then shuts down in order. */
 export async function serveCommand(role: string): Promise<void> {
   const roles = ROLES[role];
   if (!roles) throw new Error(`--role must be one of ${Object.keys(ROLES).join(', ')}`);
   const { config, logger } = cliRuntime({ logsTo: 'stdout' });
-  const app = await startPostdeck(config, logger, new Set(roles));
+  // Before anything is opened: a second start of the same install fails now, not after attaching to its database.
+  const releaseLock = roles.includes('api') ? await takeServeLock(config) : () => Promise.resolve();
+  // Loaded only now (the whole server, a second or more on a small machine), so that refusal comes first.
+  const { startPostdeck } = await import('../app/main.js');
+  const { isFreshInstall } = await import('../core/tenancy/onboarding.js');
+  const app = await startPostdeck(config, logger, new Set(roles)).catch(async (error: unknown) => {
+    await releaseLock();
+    throw error;
+  });
 
   if (app.http) {
     logger.info({ url: app.http.url, roles }, 'Postdeck is listening');
@@ -20,21 +34,25 @@ export async function serveCommand(role: string): Promise<void> {
     logger.info({ roles }, 'Postdeck worker is running');
   }
 
-  let signals = 0;
+  let firstSignalAt: number | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) {
+    if (firstSignalAt !== undefined) {
+      if (Date.now() - firstSignalAt < SAME_SIGNAL_MS) return;
       logger.warn({ signal }, 'second signal: exiting without waiting');
       process.exit(1);
     }
+    firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .stop()
+      .then(releaseLock)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -23,6 +23,7 @@ export const ErrorCodes = Object.freeze({
   unsupported_media_type: 'unsupported_media_type',
   rate_limited: 'rate_limited',
   provider_error: 'provider_error',
+  shutting_down: 'shutting_down',
   internal_error: 'internal_error',
 } as const);
 

@@ -21,21 +21,50 @@ export async function freePort(): Promise<number> {
 export interface SpawnedPostdeck {
   child: ChildProcess;
   exited: Promise<number | null>;
+  /** What it printed so far, stdout and stderr interleaved. */
+  readonly output: () => string;
 }
 
-/** Spawns `postdeck <args>` with `env` on top of a clean environment (no MONGODB_URI leaks in). */
-export function spawnPostdeck(name: string, args: string[], env: Record<string, string>): SpawnedPostdeck {
+/**
+ * Spawns `postdeck <args>` with `env` on top of a clean environment (no MONGODB_URI leaks in).
+ * `detached`: it leads a process group of its own, as a command started in a terminal does, so a
+ * test can signal the whole group the way Ctrl-C does (`process.kill(-pid, 'SIGINT')`).
+ */
+export function spawnPostdeck(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): SpawnedPostdeck {
+  return spawnLogged(name, process.execPath, [ENTRY, ...args], env, options);
+}
+
+/** Spawns any command the way spawnPostdeck does (e.g. `npm start`). */
+export function spawnLogged(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): SpawnedPostdeck {
   mkdirSync(ARTIFACTS, { recursive: true });
   const log = createWriteStream(path.join(ARTIFACTS, `${name}.log`), { flags: 'a' });
   const { MONGODB_URI: _ignored, ...base } = process.env;
-  const child = spawn(process.execPath, [ENTRY, ...args], {
+  const child = spawn(command, args, {
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      log.write(chunk);
+    });
+  }
+  child.once('close', () => log.end());
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited };
+  return { child, exited, output: () => output };
 }
 
 /** Runs `postdeck <args>` to completion and returns its stdout; throws with stderr on failure. */

@@ -74,6 +74,17 @@ export function createLocalMediaStore(dir: string): MediaStore {
       }
       return swept;
     },
+    async *listStored() {
+      for (const shard of await readdir(dir, { withFileTypes: true })) {
+        if (!shard.isDirectory() || shard.name === '.tmp') continue;
+        for (const name of await readdir(path.join(dir, shard.name)).catch(() => [])) {
+          if (!isStorageKey(name)) continue;
+          // Gone meanwhile (a delete): nothing to list.
+          const info = await stat(path.join(dir, shard.name, name)).catch(() => null);
+          if (info) yield { key: name, modifiedAt: info.mtimeMs };
+        }
+      }
+    },
     async exists(key) {
       try {
         await access(fileOf(key));

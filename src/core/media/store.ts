@@ -34,6 +34,11 @@ export interface MediaStore {
    * multipart upload itself).
    */
   sweepPartials?(idleMs: number): Promise<number>;
+  /**
+   * Every stored object with when it was last written, for the sweep of bytes no record names
+   * (`sweep-unrecorded.ts`). Only stores that can list cheaply have it (the local one).
+   */
+  listStored?(): AsyncIterable<{ key: string; modifiedAt: number }>;
 }
 
 const KEY_PATTERN = /^[0-9a-f]{32}$/;

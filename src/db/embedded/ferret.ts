@@ -26,9 +26,14 @@ export async function startFerret({ binary, dataDir, logger }: FerretOptions): P
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const log = logger.child({ database: 'ferretdb' });
 
+  // detached: its own process group, so a Ctrl-C in the terminal (SIGINT to the whole foreground
+  // group) reaches only Postdeck, which stops it last, after the work that still needs it.
   // stdin stays an open pipe for the child's whole life: the emulator exits when it closes,
   // which the kernel does for us even if this process is SIGKILLed, so it never outlives us.
-  const child = spawn(binary, ['-listen', '127.0.0.1:0', '-data', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(binary, ['-listen', '127.0.0.1:0', '-data', dir], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdin.on('error', () => undefined); // EPIPE after the child exits is expected
   const exited = waitForExit(child);
 

@@ -43,6 +43,9 @@ export async function startMongod({
   await mkdir(dbPath, { recursive: true, mode: 0o700 });
   const server = new MongoMemoryServer({
     binary: mongodBinary ? { systemBinary: mongodBinary } : {},
+    // Its own process group, out of reach of the terminal's Ctrl-C (see ferret.ts); the library's
+    // watchdog still kills it if this process dies.
+    spawn: { detached: true },
     instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1', launchTimeout: LAUNCH_TIMEOUT_MS },
   });
   try {
