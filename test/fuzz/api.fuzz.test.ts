@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { report, sortOut, type Finding } from './findings.js';
+import { KNOWN_FINDINGS } from './known-findings.js';
+import { fuzzMcp } from './mcp.js';
+import { fuzzRest } from './rest.js';
+import { runSeed } from './seeds.js';
+import { startFuzzWorld, type FuzzWorld } from './world.js';
+
+// `npm run fuzz` runs this file long (thousands of requests, every finding reported); `npm test` runs
+// it short and fails on any finding not in KNOWN_FINDINGS. FUZZ_SEED and FUZZ_RUNS override both.
+const LONG = process.env.npm_lifecycle_event === 'fuzz';
+const RUNS = Number(process.env.FUZZ_RUNS ?? (LONG ? 200 : 3));
+const SEED = runSeed(LONG ? Math.floor(Math.random() * 2 ** 31) : 23);
+const TIMEOUT = LONG ? 3_600_000 : 600_000;
+
+let world: FuzzWorld;
+beforeAll(async () => {
+  world = await startFuzzWorld();
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+function judge(findings: Finding[], title: string): void {
+  const { unexpected, expected, unmatched } = sortOut(findings, LONG ? [] : KNOWN_FINDINGS);
+  console.log(report(findings, `${title} (seed ${SEED}, FUZZ_RUNS ${RUNS})`));
+  if (expected.length > 0) console.log(`${expected.length} known finding(s) allowed by KNOWN_FINDINGS`);
+  for (const entry of unmatched)
+    console.log(`KNOWN_FINDINGS entry matched nothing this run: ${entry.operation}: ${entry.why}`);
+  expect(unexpected.length, report(unexpected, `${title}: unexpected findings (seed ${SEED})`)).toBe(0);
+}
+
+describe(`schema-driven fuzz (seed ${SEED})`, () => {
+  it(
+    'answers every REST operation in openapi.json without 5xx, internal errors, schema violations or unstated refusals',
+    async () => {
+      const document = (await (await fetch(`${world.server.url}/public/v1/openapi.json`)).json()) as Record<
+        string,
+        unknown
+      >;
+      const { findings, requests } = await fuzzRest(world, document, { seed: SEED, valid: RUNS, invalid: RUNS });
+      console.log(`REST: ${requests} requests`);
+      expect(requests).toBeGreaterThan(0);
+      judge(findings, 'REST fuzz');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'answers every MCP tool in tools/list without -32603, internal errors, schema violations or unstated refusals',
+    async () => {
+      const mcpRuns = LONG ? Math.max(1, Math.round(RUNS / 8)) : RUNS;
+      const { findings, calls } = await fuzzMcp(world, { seed: SEED, valid: mcpRuns, invalid: mcpRuns });
+      console.log(`MCP: ${calls} calls`);
+      expect(calls).toBeGreaterThan(0);
+      judge(findings, 'MCP fuzz');
+    },
+    TIMEOUT,
+  );
+});
