@@ -124,7 +124,9 @@ export const CreatePostsInputSchema = z
           }
         });
       })
-      .describe('from list platforms; each gets its own post group'),
+      // The rule above, stated in the JSON Schema so clients and validators see it too.
+      .meta({ uniqueItems: true })
+      .describe('from list platforms, each once; each gets its own post group'),
     content: z.string().describe('the caption (video) or description (photo)'),
     mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
     scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
