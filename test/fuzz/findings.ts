@@ -23,17 +23,23 @@ export interface Finding {
   detailPaths: string[];
   /** The detail messages of an error answer, ids and numbers blanked, so a group is one cause. */
   detailMessages: string[];
+  /** refused_valid: the causes (as in detailMessages) no stated rule explains. */
+  unstated?: string[];
   response: string;
   note: string;
   /** The seed of the single request, to find it again. */
   seed: number;
 }
 
+/** What a judge holds against one answer. */
+export type Verdict = Pick<Finding, 'kind' | 'note' | 'unstated'>;
+
 /** A finding another branch fixes: the CI test lets it pass until the lead merges that fix and empties the list. */
 export interface KnownFinding {
   kind: FindingKind;
   surface: 'rest' | 'mcp';
-  operation: string;
+  /** The operations (REST label or tool name) it shows on. */
+  operation: RegExp;
   /** Exactly which answers: a predicate on the finding, so an unrelated failure of the same operation still fails. */
   matches(finding: Finding): boolean;
   /** The cause, and who fixes it. */
@@ -110,7 +116,7 @@ export function sortOut(
       (each) =>
         each.kind === finding.kind &&
         each.surface === finding.surface &&
-        each.operation === finding.operation &&
+        each.operation.test(finding.operation) &&
         each.matches(finding),
     );
     if (entry) {
@@ -132,4 +138,25 @@ export function detailsOf(details: unknown): Pick<Finding, 'detailPaths' | 'deta
     ),
     detailMessages: list.map((detail) => causeOf(String(detail.message))),
   };
+}
+
+/** How each operation answered, by request class and status: shows how deep the fuzz got. */
+export class Tally {
+  private readonly counts = new Map<string, Map<string, number>>();
+
+  add(operation: string, valid: boolean, outcome: string): void {
+    const byOutcome = this.counts.get(operation) ?? new Map<string, number>();
+    const key = `${valid ? 'valid' : 'invalid'} ${outcome}`;
+    byOutcome.set(key, (byOutcome.get(key) ?? 0) + 1);
+    this.counts.set(operation, byOutcome);
+  }
+
+  toString(): string {
+    return [...this.counts.entries()]
+      .map(([operation, byOutcome]) => {
+        const parts = [...byOutcome.entries()].sort(([a], [b]) => b.localeCompare(a)).map(([key, n]) => `${key}×${n}`);
+        return `  ${operation}: ${parts.join(', ')}`;
+      })
+      .join('\n');
+  }
 }

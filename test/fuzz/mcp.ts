@@ -2,11 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { detailsOf, type Finding, type FindingKind } from './findings.js';
+import { causeOf, detailsOf, type Finding, type Tally, type Verdict } from './findings.js';
 import { mutationsOf } from './mutations.js';
 import { seedOf } from './seeds.js';
-import { valueOf, type GenerationContext, type JsonSchema } from './schema-values.js';
-import { propertySchema, refusedForStatedRule } from './stated-rules.js';
+import { valueOf, type GenerationContext } from './schema-values.js';
+import { propertySchema, unstatedRefusals } from './stated-rules.js';
 import { schemaErrors } from './validate.js';
 import { idKindOfName, idKindOfOperation, type FuzzWorld } from './world.js';
 
@@ -57,6 +57,12 @@ const MALFORMED_CALLS: readonly { label: string; params: unknown }[] = [
   { label: 'params as an array', params: [] },
 ];
 
+/** An outcome in a word: ok, the error code of an isError result, or the JSON-RPC error. */
+function outcomeOf(outcome: Outcome): string {
+  if (outcome.error) return `jsonrpc ${outcome.error.code}`;
+  return outcome.result!.isError ? (errorOfResult(outcome.result!).code ?? 'error') : 'ok';
+}
+
 interface Outcome {
   result?: CallToolResult;
   error?: { code: number; message: string };
@@ -86,11 +92,7 @@ function errorOfResult(result: CallToolResult): { code?: string; details?: { pat
   }
 }
 
-function judge(
-  tool: Tool | undefined,
-  valid: boolean,
-  outcome: Outcome,
-): { kind: FindingKind; note: string } | undefined {
+function judge(tool: Tool | undefined, valid: boolean, outcome: Outcome): Verdict | undefined {
   if (outcome.error) {
     if (outcome.error.code === -32603)
       return { kind: 'jsonrpc_internal', note: `JSON-RPC -32603: ${outcome.error.message}` };
@@ -108,9 +110,14 @@ function judge(
         message: String(detail.message),
       }));
       const describe = (field: string) =>
-        propertySchema(tool.inputSchema, tool.inputSchema as JsonSchema, field)?.description as string | undefined;
-      if (!refusedForStatedRule(refused, describe)) {
-        return { kind: 'refused_valid', note: 'schema-valid arguments refused with invalid_request' };
+        propertySchema(tool.inputSchema, tool.inputSchema, field)?.description as string | undefined;
+      const unstated = unstatedRefusals(refused, describe);
+      if (unstated.length > 0) {
+        return {
+          kind: 'refused_valid',
+          note: 'schema-valid arguments refused with invalid_request',
+          unstated: unstated.map((each) => causeOf(each.message)),
+        };
       }
     }
     return undefined;
@@ -118,7 +125,7 @@ function judge(
   if (tool?.outputSchema) {
     if (result.structuredContent === undefined)
       return { kind: 'response_schema', note: 'no structuredContent though the tool lists an outputSchema' };
-    const problem = schemaErrors(tool.outputSchema as JsonSchema, result.structuredContent);
+    const problem = schemaErrors(tool.outputSchema, result.structuredContent);
     if (problem) return { kind: 'response_schema', note: problem };
   }
   return undefined;
@@ -130,7 +137,8 @@ export interface McpFuzzOptions {
   valid: number;
   /** Invalid calls per tool. */
   invalid: number;
-  onCall?: () => void;
+  /** Counts each answer by tool, argument class and outcome. */
+  tally: Tally;
 }
 
 /** Calls every listed tool with generated arguments (valid and not), plus the malformed calls. */
@@ -172,17 +180,17 @@ export async function fuzzMcp(
       record(undefined, `tools/call with ${malformed.label}`, false, malformed.params, outcome, 0);
     }
     for (const tool of tools) {
-      const generate = valueOf(tool.inputSchema as JsonSchema, contextFor(world, tool));
+      const generate = valueOf(tool.inputSchema, contextFor(world, tool));
       for (let i = 0; i < options.valid + options.invalid; i += 1) {
         const seed = seedOf(options.seed, tool.name, i);
         const candidate = bounded(tool, fc.sample(generate, { seed, numRuns: 1 })[0]);
         const args =
           i < options.valid ? candidate : bounded(tool, fc.sample(mutationsOf(candidate), { seed, numRuns: 1 })[0]);
-        const valid = schemaErrors(tool.inputSchema as JsonSchema, args) === undefined;
+        const valid = schemaErrors(tool.inputSchema, args) === undefined;
         const params = { name: tool.name, arguments: args };
         const outcome = await callTool(client, params);
         calls += 1;
-        options.onCall?.();
+        options.tally.add(tool.name, valid, outcomeOf(outcome));
         record(tool, tool.name, valid, params, outcome, seed);
       }
     }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { detailsOf, type Finding, type FindingKind } from './findings.js';
+import { causeOf, detailsOf, type Finding, type Tally, type Verdict } from './findings.js';
 import { MALFORMED_BODIES, mutationsOf } from './mutations.js';
 import { seedOf } from './seeds.js';
 import { dereference, valueOf, type GenerationContext, type JsonSchema } from './schema-values.js';
-import { propertySchema, refusedForStatedRule } from './stated-rules.js';
+import { propertySchema, unstatedRefusals } from './stated-rules.js';
 import { schemaErrors } from './validate.js';
 import { idKindOfName, idKindOfOperation, type FuzzWorld, type IdKind } from './world.js';
 
@@ -194,13 +194,27 @@ function validity(operation: RestOperation, request: RestRequest): string | unde
     }
     const problem = schemaErrors(parameter.schema, value);
     if (problem) return `${parameter.in} ${parameter.name}: ${problem}`;
-    if (parameter.in !== 'header' && String(value).length === 0) return `${parameter.name} is empty in the URL`;
+    if (parameter.in !== 'header' && textOf(value).length === 0) return `${parameter.name} is empty in the URL`;
   }
   if (operation.body) {
     if (request.body === undefined) return operation.body.required ? 'body missing' : undefined;
+    // A form field's name travels in a part header, where control characters cannot.
+    if (
+      operation.body.contentType === 'multipart/form-data' &&
+      Object.keys(request.body as object).some((name) => /[\u0000-\u001f\u007f]/.test(name))
+    ) {
+      return 'a form field name with a control character';
+    }
     return schemaErrors(operation.body.resolved, request.body);
   }
   return undefined;
+}
+
+/** A parameter as it travels in a URL or header: text as is, anything else as JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${value}`;
+  return JSON.stringify(value) ?? '';
 }
 
 /** Percent-encodes UTF-8 as a client would, a lone surrogate included (as U+FFFD, which encodeURIComponent refuses). */
@@ -216,10 +230,10 @@ function encodeSegment(text: string): string {
 
 function urlOf(operation: RestOperation, request: RestRequest): string {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    encodeSegment(String(request.pathParams[name] ?? '')),
+    encodeSegment(textOf(request.pathParams[name] ?? '')),
   );
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.set(name, String(value));
+  for (const [name, value] of Object.entries(request.query)) if (value !== undefined) query.set(name, textOf(value));
   const search = query.toString();
   return search ? `${path}?${search}` : path;
 }
@@ -247,7 +261,7 @@ interface Answer {
 async function send(world: FuzzWorld, operation: RestOperation, request: RestRequest): Promise<Answer> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, String(value));
+    if (value !== undefined) headers.set(name, textOf(value));
   }
   const credential = operation.auth === 'session' ? world.session : world.apiKey;
   if (request.auth === 'good' && operation.auth !== 'none') headers.set('authorization', `Bearer ${credential}`);
@@ -304,10 +318,12 @@ function judge(
   request: RestRequest,
   valid: boolean,
   answer: Answer,
-): { kind: FindingKind; note: string } | undefined {
+): Verdict | undefined {
   const body = parse(answer.text);
   const code = (body as { code?: unknown } | undefined)?.code;
   if (answer.status >= 500) return { kind: 'server_error', note: `answered ${answer.status}` };
+  // Node refuses a request line over its 16 KB header limit before Postdeck sees it: HTTP's limit, not the API's.
+  if (answer.status === 431 && urlOf(operation, request).length > 8_192) return undefined;
   if (code === 'internal_error') return { kind: 'internal_error', note: 'an internal_error body' };
   if (!operation.responses.has(answer.status)) {
     return {
@@ -334,8 +350,13 @@ function judge(
           : operation.parameters.find((p) => p.name.toLowerCase() === field.toLowerCase())?.schema;
       return schema?.description as string | undefined;
     };
-    if (!refusedForStatedRule(refused, describe)) {
-      return { kind: 'refused_valid', note: 'a schema-valid request refused with invalid_request' };
+    const unstated = unstatedRefusals(refused, describe);
+    if (unstated.length > 0) {
+      return {
+        kind: 'refused_valid',
+        note: 'a schema-valid request refused with invalid_request',
+        unstated: unstated.map((each) => causeOf(each.message)),
+      };
     }
   }
   if (answer.status < 300) {
@@ -343,16 +364,19 @@ function judge(
       (value) => typeof value === 'string' && world.ids.isOther(value),
     );
     if (foreign)
-      return { kind: 'cross_workspace', note: `another workspace's ${String(foreign)} answered ${answer.status}` };
+      return { kind: 'cross_workspace', note: `another workspace's ${textOf(foreign)} answered ${answer.status}` };
   }
   return undefined;
 }
 
 /** Ids the answer made, so later requests act on them (and deletes have something of their own to delete). */
-function harvest(world: FuzzWorld, operation: RestOperation, answer: Answer): void {
+function harvest(world: FuzzWorld, operation: RestOperation, request: RestRequest, answer: Answer): void {
   if (answer.status >= 300) return;
   const body = parse(answer.text);
   const kind = idKindOfOperation(operation.path.replace(/\{[^}]+\}.*$/, ''));
+  if (operation.method === 'DELETE' && kind && typeof request.pathParams.id === 'string') {
+    world.ids.forget(kind, request.pathParams.id);
+  }
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node !== null && typeof node === 'object') {
@@ -372,8 +396,8 @@ export interface RestFuzzOptions {
   valid: number;
   /** Invalid requests per operation. */
   invalid: number;
-  /** Called after each request, for progress. */
-  onRequest?: () => void;
+  /** Counts each answer by operation, request class and status. */
+  tally: Tally;
 }
 
 /** Fuzzes every operation of the document: returns the findings and how many requests were sent. */
@@ -399,8 +423,8 @@ export async function fuzzRest(
         answer = { status: 599, text: `no answer: ${String(error)}` };
       }
       requests += 1;
-      options.onRequest?.();
-      harvest(world, operation, answer);
+      options.tally.add(operation.label, valid, String(answer.status));
+      harvest(world, operation, request, answer);
       const verdict = judge(world, document, operation, request, valid, answer);
       if (!verdict) continue;
       const body = parse(answer.text);
@@ -412,7 +436,7 @@ export async function fuzzRest(
         request: {
           method: operation.method,
           path: urlOf(operation, request),
-          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, textOf(v)])),
           ...(request.raw !== undefined ? { raw: request.raw } : { body: request.body }),
         },
         status: answer.status,

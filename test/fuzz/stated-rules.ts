@@ -16,6 +16,8 @@ interface StatedRule {
 const STATED_RULES: readonly StatedRule[] = [
   // Settings are the platform's: their schema is GET /platforms/{id}/schema, per account.
   { field: 'settings', says: "see the platform's posting schema" },
+  // Content length limits are per platform, in its posting schema.
+  { field: 'content', says: "the platform's posting schema" },
   // The clock: a schedule must lie ahead.
   { field: 'scheduledFor', says: 'in the future' },
   // Media count and kind depend on what the ids name.
@@ -42,22 +44,25 @@ export function propertySchema(root: object, schema: JsonSchema, field: string):
 }
 
 /**
- * Whether every refused field of a schema-valid request falls under a rule its schema states:
- * `describe` gives the schema description of a refused field (undefined when it has none).
+ * The refusals of a schema-valid request that no rule of its schema explains: `describe` gives the
+ * schema description of a refused field (undefined when it has none).
  */
-export function refusedForStatedRule(
-  refused: readonly { field: string; message: string }[],
+export function unstatedRefusals<T extends { field: string; message: string }>(
+  refused: readonly T[],
   describe: (field: string) => string | undefined,
-): boolean {
-  if (refused.length === 0) return false;
-  return refused.every(({ field, message }) => {
-    // An id that names nothing here is the state of the workspace (a 404 alone; one line of a
-    // combined refusal when several platforms fail for different reasons).
-    if (/\bnot found\b/i.test(message)) return true;
-    const description = describe(field);
-    return (
-      typeof description === 'string' &&
-      STATED_RULES.some((rule) => rule.field === field && description.includes(rule.says))
-    );
-  });
+): T[] {
+  // A refusal that names no field is unexplained as a whole.
+  if (refused.length === 0) return [{ field: '', message: '(no details)' } as T];
+  return refused.filter(({ field, message }) => !stated(field, message, describe));
+}
+
+function stated(field: string, message: string, describe: (field: string) => string | undefined): boolean {
+  // An id that names nothing here is the state of the workspace (a 404 alone; one line of a
+  // combined refusal when several platforms fail for different reasons).
+  if (/\bnot found\b/i.test(message)) return true;
+  const description = describe(field);
+  return (
+    typeof description === 'string' &&
+    STATED_RULES.some((rule) => rule.field === field && description.includes(rule.says))
+  );
 }

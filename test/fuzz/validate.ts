@@ -9,7 +9,7 @@ const compiled = new WeakMap<object, (value: unknown) => string | undefined>();
 export function schemaErrors(schema: JsonSchema, value: unknown): string | undefined {
   let check = compiled.get(schema);
   if (!check) {
-    const validate = ajv.getValidator(schema as never);
+    const validate = ajv.getValidator(schema);
     check = (input) => {
       const result = validate(input);
       return result.valid ? undefined : (result.errorMessage ?? 'invalid');

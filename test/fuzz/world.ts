@@ -32,6 +32,13 @@ export class IdPools {
   addOther(kind: IdKind, id: string): void {
     this.other.set(kind, [...(this.other.get(kind) ?? []), id]);
   }
+  /** Forgets an id the fuzz deleted, so later requests mostly name what exists. */
+  forget(kind: IdKind, id: string): void {
+    this.made.set(
+      kind,
+      (this.made.get(kind) ?? []).filter((each) => each !== id),
+    );
+  }
   isOther(id: string): boolean {
     return [...this.other.values()].some((ids) => ids.includes(id));
   }
@@ -41,7 +48,8 @@ export class IdPools {
     const ours = [...(destructive ? [] : (this.fixture.get(kind) ?? [])), ...(this.made.get(kind) ?? [])];
     const theirs = this.other.get(kind) ?? [];
     const choices: fc.WeightedArbitrary<string>[] = [{ weight: 1, arbitrary: fc.uuid() }];
-    if (ours.length > 0) choices.push({ weight: 6, arbitrary: fc.constantFrom(...ours) });
+    // Lists of ids (slides, media) fail on their first stranger, so strangers stay rare.
+    if (ours.length > 0) choices.push({ weight: 12, arbitrary: fc.constantFrom(...ours) });
     if (theirs.length > 0) choices.push({ weight: 1, arbitrary: fc.constantFrom(...theirs) });
     return fc.oneof(...choices);
   }
