@@ -33,3 +33,25 @@ describe('the posts schemas state their rules', () => {
     }
   });
 });
+
+describe('uuids in openapi.json', () => {
+  it('carry the pattern the server checks, so a version-0 uuid is not schema-valid', () => {
+    const formats: Record<string, unknown>[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === 'object') {
+        const record = node as Record<string, unknown>;
+        if (record.format === 'uuid') formats.push(record);
+        Object.values(record).forEach(walk);
+      }
+    };
+    walk(buildOpenApiDocument(REST_ROUTES, 'http://localhost'));
+    expect(formats.length).toBeGreaterThan(10);
+    for (const schema of formats) {
+      expect(typeof schema.pattern).toBe('string');
+      const pattern = new RegExp(schema.pattern as string);
+      expect(pattern.test('00000000-0000-0000-0000-000000000001')).toBe(false);
+      expect(pattern.test('3f0c2a47-9a51-4c1e-8f6e-2b7d9c0e4a11')).toBe(true);
+    }
+  });
+});
