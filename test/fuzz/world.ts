@@ -47,7 +47,11 @@ export class IdPools {
   arbitrary(kind: IdKind, destructive: boolean): fc.Arbitrary<string> {
     const ours = [...(destructive ? [] : (this.fixture.get(kind) ?? [])), ...(this.made.get(kind) ?? [])];
     const theirs = this.other.get(kind) ?? [];
-    const choices: fc.WeightedArbitrary<string>[] = [{ weight: 1, arbitrary: fc.uuid() }];
+    const choices: fc.WeightedArbitrary<string>[] = [
+      { weight: 1, arbitrary: fc.uuid() },
+      // Well-formed hex that is no RFC 9562 uuid (version 0): valid only where a schema says just `format: uuid`.
+      { weight: 1, arbitrary: fc.constant('00000000-0000-0000-0000-000000000001') },
+    ];
     // Lists of ids (slides, media) fail on their first stranger, so strangers stay rare.
     if (ours.length > 0) choices.push({ weight: 12, arbitrary: fc.constantFrom(...ours) });
     if (theirs.length > 0) choices.push({ weight: 1, arbitrary: fc.constantFrom(...theirs) });
