@@ -22,13 +22,17 @@ afterAll(async () => {
 });
 
 function judge(findings: Finding[], surface: 'rest' | 'mcp', title: string): void {
-  const known = LONG ? [] : KNOWN_FINDINGS.filter((entry) => entry.surface === surface);
+  const known = KNOWN_FINDINGS.filter((entry) => entry.surface === surface);
   const { unexpected, expected, unmatched } = sortOut(findings, known);
   console.log(report(findings, `${title} (seed ${SEED}, FUZZ_RUNS ${RUNS})`));
-  if (expected.length > 0) console.log(`${expected.length} known finding(s) allowed by KNOWN_FINDINGS`);
-  for (const entry of unmatched)
-    console.log(`KNOWN_FINDINGS entry matched nothing this run: ${entry.operation}: ${entry.why}`);
-  expect(unexpected.length, report(unexpected, `${title}: unexpected findings (seed ${SEED})`)).toBe(0);
+  console.log(
+    `${expected.length} of ${findings.length} finding(s) have a cause in KNOWN_FINDINGS (fixed on other branches)`,
+  );
+  for (const entry of unmatched) console.log(`KNOWN_FINDINGS entry matched nothing this run: ${entry.why}`);
+  console.log(report(unexpected, `${title}: findings with no known cause`));
+  // The long run fails on every finding; CI only on those of no known cause.
+  const failing = LONG ? findings : unexpected;
+  expect(failing.length, report(failing, `${title}: findings (seed ${SEED})`)).toBe(0);
 }
 
 describe(`schema-driven fuzz (seed ${SEED})`, () => {

@@ -79,6 +79,22 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
     why: 'protocol: trimming vs lengths; unique indexes, oneOf topic/slides and the schedule rule unstated',
   },
   {
+    // Protocol branch: "PostPublish.settings says unknown keys are refused" (and that they are the
+    // posting schema's): its description says neither, so any refusal under settings is unstated.
+    kind: 'refused_valid',
+    surface: 'rest',
+    operation: /^POST \/public\/v1\/posts\/\{id\}\/publish$/,
+    matches: (finding) => finding.detailPaths.every((path) => path.startsWith('body.settings')),
+    why: 'protocol: PostPublish.settings does not say it is checked against the posting schema',
+  },
+  {
+    kind: 'refused_valid',
+    surface: 'mcp',
+    operation: /^publish_post$/,
+    matches: (finding) => finding.detailPaths.every((path) => path.startsWith('settings')),
+    why: 'protocol: publish_post settings does not say it is checked against the posting schema',
+  },
+  {
     // Protocol branch: "GET /slides/generate/{id} answers an undocumented 400 for long ids (make it 404)".
     kind: 'undocumented_status',
     surface: 'rest',
