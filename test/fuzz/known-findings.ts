@@ -29,8 +29,18 @@ function hasStoreRefusedKey(value: unknown): boolean {
   return Object.entries(value).some(([key, child]) => /^\$|\.|\u0000/.test(key) || hasStoreRefusedKey(child));
 }
 
+/** The body as sent: the JSON value, or a raw body parsed when it is JSON (sent under another type). */
+function sentBody(finding: Finding): unknown {
+  if (finding.request.raw === undefined) return finding.request.body;
+  try {
+    return JSON.parse(finding.request.raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function settingsOf(finding: Finding): unknown {
-  const body = finding.request.body as { settings?: unknown; arguments?: { settings?: unknown } } | undefined;
+  const body = sentBody(finding) as { settings?: unknown; arguments?: { settings?: unknown } } | undefined;
   return body?.arguments?.settings ?? body?.settings;
 }
 
@@ -44,7 +54,7 @@ function isInvisible(text: unknown): boolean {
 }
 
 function hasInvisibleCaption(finding: Finding): boolean {
-  const body = finding.request.body as { slides?: unknown; arguments?: { slides?: unknown } } | undefined;
+  const body = sentBody(finding) as { slides?: unknown; arguments?: { slides?: unknown } } | undefined;
   const slides = body?.arguments?.slides ?? body?.slides;
   return Array.isArray(slides) && slides.some((slide) => isInvisible((slide as { caption?: unknown } | null)?.caption));
 }
