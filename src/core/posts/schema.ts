@@ -135,9 +135,14 @@ export const CreatePostsInputSchema = z
           }
         });
       })
+      // The rule above, stated in the JSON Schema so clients and validators see it too.
       .meta({ uniqueItems: true })
       .describe('from list platforms, each once; each gets its own post group'),
-    content: z.string().describe('the caption (video) or description (photo)'),
+    content: z
+      .string()
+      .describe(
+        "the caption (video) or description (photo); its length limit, in UTF-16 code units, is in the platform's posting schema",
+      ),
     mode: z.enum(['now', 'schedule', 'draft']).describe('required, no default'),
     scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
     mediaIds: z
@@ -173,7 +178,10 @@ export type ReschedulePostInput = z.infer<typeof ReschedulePostInputSchema>;
 export const PublishPostInputSchema = PostIdInputSchema.extend({
   mode: z.enum(['now', 'schedule']).default('now'),
   scheduledFor: DateTimeSchema.optional().describe('required for schedule, in the future; ignored otherwise'),
-  content: z.string().optional().describe('reviewed content, stored before publishing'),
+  content: z
+    .string()
+    .optional()
+    .describe("reviewed content, stored before publishing; its length limit is in the platform's posting schema"),
   settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
 }).meta(SCHEDULE_NEEDS_TIME);
 export type PublishPostInput = z.infer<typeof PublishPostInputSchema>;

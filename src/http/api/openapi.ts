@@ -39,7 +39,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
   );
   registerUploadLinkPath(registry);
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Postdeck API',
@@ -49,6 +49,23 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
   });
+  return withUuidPatterns(document);
+}
+
+/** The uuids zod accepts (RFC 9562 versions and variant, nil and max), as its JSON Schema states them. */
+const UUID_PATTERN = (z.toJSONSchema(z.uuid()) as { pattern: string }).pattern;
+
+/**
+ * zod-to-openapi writes `z.uuid()` as `format: uuid` alone, which a validator reads as any
+ * 8-4-4-4-12 hex string; zod refuses version 0 and other variants. The pattern states what is
+ * checked, as the MCP tool schemas already do.
+ */
+function withUuidPatterns<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withUuidPatterns) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withUuidPatterns(value)]));
+  if (copy.format === 'uuid' && copy.pattern === undefined) copy.pattern = UUID_PATTERN;
+  return copy as T;
 }
 
 /** The PUT an upload URL takes (create upload URL hands it out); the link is its credential. */
