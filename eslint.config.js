@@ -17,6 +17,21 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // One way in: every surface calls an operation through invokeOperation (parse, check, run), never its run.
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/operations/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['[callee.object.name=/[oO]peration$/]', "[callee.object.property.name='operation']"].map((object) => ({
+          selector: `CallExpression[callee.property.name='run']${object}`,
+          message:
+            'Call an operation with invokeOperation (src/core/operations/invoke.ts), which parses and checks its input.',
+        })),
+      ],
+    },
+  },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     // Tests read JSON responses (typed any by fetch) and assert on them; the assertions are the types.

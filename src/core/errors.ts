@@ -1,3 +1,5 @@
+import type { Logger } from '../logger.js';
+
 /**
  * Stable, machine-readable error codes. Clients branch on these, never on message text,
  * and each adapter maps them once (HTTP status table, MCP isError results, bot replies).
@@ -53,6 +55,25 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What every surface tells a caller about a failure that is not theirs to fix; the cause stays in the log. */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side; try again in a moment';
+
+/**
+ * An error as callers may see it: an AppError as it is; anything else is logged once here, at
+ * error level with its stack (`what` failed, with `fields`), and becomes internal_error, so no
+ * internal text reaches a caller.
+ */
+export function toAppError(
+  error: unknown,
+  logger: Logger,
+  what: string,
+  fields: Record<string, unknown> = {},
+): AppError {
+  if (error instanceof AppError) return error;
+  logger.error({ err: error, ...fields }, `${what} failed`);
+  return new AppError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 
 /** The invalid_request error for validation issues, each named in the message too. */

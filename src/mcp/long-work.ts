@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { CoreDeps, Scope } from '../core/context.js';
+import { invokeOperation } from '../core/operations/invoke.js';
 import { getGenerationJobOperation, generateSlideshowOperation } from '../core/slides/operations.js';
 import { GenerateAcceptedSchema, GenerationJobSchema, type GenerationJob } from '../core/slides/generation/schema.js';
 
@@ -42,10 +43,10 @@ export async function generateAndFollow(
   context: ToolContext,
 ) {
   const { wait, ...input } = args;
-  const accepted = await generateSlideshowOperation.run(deps, scope, input);
+  const accepted = await invokeOperation(deps, scope, generateSlideshowOperation, input);
   if (!(wait ?? context.progress !== undefined)) return accepted;
   const deadline = Date.now() + MAX_WAIT_MS;
-  let job: GenerationJob = await getGenerationJobOperation.run(deps, scope, { id: accepted.jobId });
+  let job: GenerationJob = await invokeOperation(deps, scope, getGenerationJobOperation, { id: accepted.jobId });
   let reported = '';
   for (;;) {
     const moment = `${job.completed}/${job.total} ${job.stage}`;
@@ -59,7 +60,7 @@ export async function generateAndFollow(
     } catch {
       break; // cancelled: stop waiting, leave the job running
     }
-    job = await getGenerationJobOperation.run(deps, scope, { id: accepted.jobId });
+    job = await invokeOperation(deps, scope, getGenerationJobOperation, { id: accepted.jobId });
   }
   return { ...accepted, job };
 }

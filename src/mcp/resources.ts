@@ -7,7 +7,8 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CoreDeps, Scope } from '../core/context.js';
-import { AppError, notFound } from '../core/errors.js';
+import { AppError, notFound, toAppError } from '../core/errors.js';
+import { invokeOperation } from '../core/operations/invoke.js';
 import { getPlatformSchemaOperation, listPlatformsOperation } from '../core/platforms/operations.js';
 import { getAiSettings } from '../core/tenancy/ai-settings-update.js';
 import type { Logger } from '../logger.js';
@@ -23,7 +24,7 @@ const SCHEMA_URI = /^postdeck:\/\/platforms\/([^/]+)\/schema$/;
  */
 export function registerResources(server: Server, deps: CoreDeps, scope: Scope, logger: Logger): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const { platforms } = await listPlatformsOperation.run(deps, scope, {});
+    const { platforms } = await invokeOperation(deps, scope, listPlatformsOperation, {});
     return {
       resources: [
         {
@@ -66,12 +67,10 @@ export function registerResources(server: Server, deps: CoreDeps, scope: Scope, 
 
 /** A resource failure as JSON-RPC: -32002 for one not found (as MCP names it), the code and message of others. */
 function asProtocolError(error: unknown, logger: Logger): McpError {
-  if (!(error instanceof AppError)) {
-    logger.error({ err: error }, 'MCP resource read failed unexpectedly');
-    return new McpError(ErrorCode.InternalError, 'Something went wrong on our side; try again');
-  }
-  const code = error.code === 'not_found' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidRequest;
-  return new McpError(code, `${error.code}: ${error.message}`);
+  const known = toAppError(error, logger, 'MCP resource read');
+  if (known.code === 'internal_error') return new McpError(ErrorCode.InternalError, known.message);
+  const code = known.code === 'not_found' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidRequest;
+  return new McpError(code, `${known.code}: ${known.message}`);
 }
 
 const RESOURCE_NOT_FOUND = -32002;
@@ -85,5 +84,5 @@ async function read(deps: CoreDeps, scope: Scope, uri: string): Promise<unknown>
   if (!platformId) throw notFound(`Resource ${uri}`);
   const input = getPlatformSchemaOperation.input.safeParse({ id: platformId });
   if (!input.success) throw new AppError('not_found', `Platform ${platformId} not found`);
-  return getPlatformSchemaOperation.run(deps, scope, input.data);
+  return invokeOperation(deps, scope, getPlatformSchemaOperation, input.data);
 }

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AppError } from '../core/errors.js';
+import { toAppError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 
 /** A tool's answer: the result (always an object) as structured content and as JSON text. */
@@ -16,9 +16,7 @@ export function toolSuccess(value: object): CallToolResult {
  * generic internal error, so no internal text reaches the agent.
  */
 export function toolFailure(error: unknown, logger: Logger, tool: string): CallToolResult {
-  const known =
-    error instanceof AppError ? error : new AppError('internal_error', 'Something went wrong on our side; try again');
-  if (!(error instanceof AppError)) logger.error({ err: error, tool }, 'MCP tool failed unexpectedly');
+  const known = toAppError(error, logger, 'MCP tool', { tool });
   const body = {
     code: known.code,
     message: known.message,

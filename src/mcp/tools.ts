@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { CoreDeps, Scope } from '../core/context.js';
 import { invalidRequest } from '../core/errors.js';
 import type { AnyOperation } from '../core/operations/operation.js';
-import { checkOperationInput, issuesOf, parseOperationInput } from '../core/operations/input.js';
+import { checkOperationInput, issuesOf } from '../core/operations/input.js';
 import { inputRules } from '../core/operations/input-rules.js';
+import { invokeOperation } from '../core/operations/invoke.js';
 import { OPERATIONS } from '../core/operations/registry.js';
 import { uploadMediaOperation } from '../core/media/operations.js';
 import { jsonSchemaOf, type JsonSchemaObject } from './json-schema.js';
@@ -34,7 +35,7 @@ const EXTENSIONS: Readonly<Record<string, ToolExtension>> = {
   upload_media: {
     args: InlineUploadSchema,
     async call(deps, scope, args: z.output<typeof InlineUploadSchema>) {
-      return uploadMediaOperation.run(deps, scope, await inlineUploadInput(deps, args));
+      return invokeOperation(deps, scope, uploadMediaOperation, await inlineUploadInput(deps, args));
     },
   },
   generate_slideshow: { args: GenerateArgumentsSchema, output: GenerateResultSchema, call: generateAndFollow },
@@ -87,7 +88,7 @@ function bind(operation: AnyOperation): ToolBinding {
     async call(deps, scope, args, context) {
       const result = extension
         ? await extension.call(deps, scope, parseExtended(operation, extension, args) as never, context)
-        : await operation.run(deps, scope, parseOperationInput(operation, args ?? {}));
+        : await invokeOperation(deps, scope, operation, args ?? {});
       return output ? (result as object) : { done: true };
     },
   };

@@ -91,6 +91,19 @@ describe('Slack approval cards', () => {
     expect(shown).not.toContain('postdeck_approve');
   });
 
+  it('refuses a picked time past the year 9999 as publish_post does; the draft stays', SLOW, async () => {
+    const { postId, card } = await draftWithCard('Schedule me in year 33658');
+    const click = await clickCard(s, card, ANA, 'postdeck_schedule', postId);
+    // 10^12 seconds is in the year 33658: a time the API's schema refuses (ISO 8601 has four-digit years).
+    const sent = await submitModal(s, ANA, click.triggerId, {
+      when: { at: { type: 'datetimepicker', selected_date_time: 1e12 } },
+    });
+    expect(sent.status).toBe(200);
+    const refusal = await eventually(() => s.slack.state.responses.get(click.responseId)?.[0]);
+    expect(refusal).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('scheduledFor') });
+    expect(await w.t.deps.db.posts.findOne({ _id: postId })).toMatchObject({ state: 'DRAFT', scheduledFor: null });
+  });
+
   it('edits the caption in the modal, then Approve publishes the edited caption', SLOW, async () => {
     const { postId, card } = await draftWithCard('Caption before the edit');
     const click = await clickCard(s, card, BEN, 'postdeck_edit', postId);

@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pollDeviceLogin, startDeviceLogin } from '../../src/cli/device-login.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer();
 
 describe("the CLI's polling loop against the real token endpoint", { timeout: 60_000 }, () => {
   it('adds 5 s to its interval after each slow_down', async () => {

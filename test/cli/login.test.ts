@@ -2,20 +2,16 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath, loadCredentials } from '../../src/cli/credentials.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { ENTRY, freePort, runPostdeck } from '../support/spawn.js';
 
-let t: TestDatabase;
-let server: TestServer;
+const { server } = await useTestServer();
 let configDir: string;
 let session: { token: string; workspaceId: string };
 
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
   configDir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-cli-'));
   const response = await server.request('/auth/signup', {
     method: 'POST',
@@ -23,10 +19,6 @@ beforeAll(async () => {
     body: JSON.stringify({ email: 'owner@example.com', password: 'correct horse battery', name: 'Owner' }),
   });
   session = (await response.json()) as { token: string; workspaceId: string };
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 const env = () => ({ POSTDECK_CONFIG_DIR: configDir, CI: 'true' });

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey, revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
 import type { DeviceAuthorization } from '../../src/core/device/start.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildPlatform } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, postJson, readResponse, testClock, withClock, type TestUser } from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, postJson, readResponse, testClock, type TestUser } from '../support/identity.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer({ clock });
 
 async function start(clientName?: string): Promise<DeviceAuthorization> {
   const body = clientName === undefined ? {} : { client_name: clientName };

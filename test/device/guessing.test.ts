@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeDeviceCode } from '../../src/core/device/approve.js';
 import {
   NEAR_MISS_LOCK_AFTER,
@@ -7,31 +7,12 @@ import {
 } from '../../src/core/device/guess-guard.js';
 import type { DeviceAuthorization } from '../../src/core/device/start.js';
 import { USER_CODE_ALPHABET } from '../../src/core/device/user-code.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import {
-  buildUser,
-  newClientAddress,
-  postJson,
-  readResponse,
-  testClock,
-  withClock,
-  type TestUser,
-} from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, newClientAddress, postJson, readResponse, testClock, type TestUser } from '../support/identity.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  // Trusting X-Forwarded-For lets one test speak from several client addresses.
-  server = await startTestServer(t, { app: { trustProxy: true } });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+// Trusting X-Forwarded-For lets one test speak from several client addresses.
+const { t, server } = await useTestServer({ server: { app: { trustProxy: true } }, clock });
 
 async function start(): Promise<DeviceAuthorization> {
   return (await (

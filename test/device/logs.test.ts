@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeviceAuthorization } from '../../src/core/device/start.js';
 import { createLogger } from '../../src/logger.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { postJson, readResponse, testClock, withClock } from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { postJson, readResponse, testClock } from '../support/identity.js';
 
 const lines: string[] = [];
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  // Everything at the most verbose level, captured in memory.
-  const logger = createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } });
-  t = withClock(await openTestDatabase({ logger }), clock);
-  server = await startTestServer(t, { app: { openSignup: true } });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+// Everything at the most verbose level, captured in memory.
+const logger = createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } });
+const { server } = await useTestServer({ database: { logger }, server: { app: { openSignup: true } }, clock });
 
 describe('logs during sign-up, sign-in and the device flow', () => {
   it('never contain a password, session token, device code, user code or API key', async () => {

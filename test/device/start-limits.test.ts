@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STARTS_PER_ADDRESS_PER_WINDOW } from '../../src/core/device/start.js';
 import { SIGNUPS_PER_ADDRESS_PER_HOUR } from '../../src/core/identity/sign-up.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t, { app: { openSignup: true } });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { server } = await useTestServer({ server: { app: { openSignup: true } } });
 
 const post = (path: string, body: unknown) =>
   server.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

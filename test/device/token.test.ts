@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WRONG_CODES_PER_ADDRESS_PER_WINDOW } from '../../src/core/device/poll.js';
 import { startDeviceAuthorization, type DeviceAuthorization } from '../../src/core/device/start.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, postJson, readResponse, testClock, withClock, type TestUser } from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, postJson, readResponse, testClock, type TestUser } from '../support/identity.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer({ clock });
 let owner: TestUser;
 
 beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  server = await startTestServer(t);
   owner = await buildUser(t.deps);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 async function start(body: unknown = {}): Promise<DeviceAuthorization> {

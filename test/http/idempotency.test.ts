@@ -16,9 +16,8 @@ import { createPublicRouter } from '../../src/http/api/public-router.js';
 import { defineOperation } from '../../src/core/operations/operation.js';
 import { bindRest } from '../../src/http/api/rest-route.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 
 type Tenant = Awaited<ReturnType<typeof buildTenant>>;
 type Plan = 'ok' | 'crash' | 'limited';
@@ -62,12 +61,9 @@ const widgetRoutes = [
   ),
 ];
 
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 let widgets: RunningHttpServer;
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
   const koa = new Koa<AppState>();
   koa.silent = true;
   koa.use(requestContext(t.deps.logger));
@@ -77,8 +73,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await widgets.stop();
-  await server.stop();
-  await t.close();
 });
 
 /** POST /media/folders, with an Idempotency-Key when `key` is given. */

@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { describe, expect, it } from 'vitest';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer();
 
 describe('/auth/key: the caller’s own key', () => {
   it('answers 401 missing_api_key and invalid_api_key', async () => {

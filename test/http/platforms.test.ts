@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/core/auth/api-keys.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildPlatform, buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer();
 
 describe('GET /public/v1/platforms', () => {
   it('returns an empty list for a workspace with no connected accounts', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mintApiKey, authenticateApiKey } from '../../src/core/auth/api-keys.js';
 import {
   acceptInvitation,
@@ -7,22 +7,11 @@ import {
   revokeInvitation,
 } from '../../src/core/identity/invitations.js';
 import { listMembers, listWorkspacesForUser, requireMembership } from '../../src/core/identity/memberships.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, postJson, readResponse, testClock, withClock } from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, postJson, readResponse, testClock } from '../support/identity.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  server = await startTestServer(t); // sign-up closed: only invitations get people in
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer({ clock }); // sign-up closed: only invitations get people in
 
 const password = 'correct horse battery';
 

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS, signIn } from '../../src/core/identity/sign-in.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, newClientAddress, postJson, readResponse, testClock, withClock } from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, newClientAddress, postJson, readResponse, testClock } from '../support/identity.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  server = await startTestServer(t, { app: { trustProxy: true } });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer({ server: { app: { trustProxy: true } }, clock });
 
 function signInAs(email: string, password: string, address = newClientAddress()): Promise<Response> {
   return postJson(server, '/auth/signin', { email, password }, { headers: { 'x-forwarded-for': address } });

@@ -1,26 +1,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/core/operations/registry.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg } from '../support/media.js';
 
 // The MCP endpoint over real HTTP on loopback, reached with the SDK's own client and transport.
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
-});
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
-  await server.stop();
-  await t.close();
 });
 
 async function connect(apiKey: string): Promise<Client> {

@@ -1,29 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeExpiredOAuthCodes } from '../../src/core/oauth/token.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { freePort } from '../support/spawn.js';
 import { WebClient } from '../support/web.js';
 
 // Postdeck's OAuth 2.1 authorization server at the protocol level: metadata, registration, the
 // consent page (signed in through the pages, as a browser would) and the token endpoint.
-let t: TestDatabase;
-let server: TestServer;
-let base: string;
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const { t, server } = await useTestServer({ server: { port, app: { publicUrl: base } } });
 const REDIRECT = 'http://127.0.0.1:7777/callback';
-
-beforeAll(async () => {
-  t = await openTestDatabase();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = await startTestServer(t, { port, app: { publicUrl: base } });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
 
 const json = (path: string, body: unknown) =>
   fetch(`${base}${path}`, {

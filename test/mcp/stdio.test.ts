@@ -4,27 +4,21 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg } from '../support/media.js';
 import { postdeckMcpTransport } from '../support/mcp.js';
 
 // `postdeck mcp` spawned as a desktop agent runs it: the SDK's stdio client, the built entry point.
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 let dir: string;
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
+beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-mcp-stdio-'));
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
-  await server.stop();
-  await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

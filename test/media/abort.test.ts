@@ -1,21 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { describe, expect, it } from 'vitest';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeMp4 } from '../support/media.js';
 
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer();
 
 async function filesIn(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });

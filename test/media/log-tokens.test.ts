@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg, makeMp4, pathOf, upload } from '../support/media.js';
 
 // The request log, captured: capability paths (media URLs, upload links) are logged without their token.
 const lines: string[] = [];
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
-  t = await openTestDatabase({ logger });
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+const { t, server } = await useTestServer({ database: { logger } });
 
 describe('the request log', () => {
   it('names media URLs and upload links without the tokens that open them', async () => {

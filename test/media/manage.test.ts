@@ -1,20 +1,10 @@
 import { readdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { describe, expect, it } from 'vitest';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg, pathOf, upload } from '../support/media.js';
 
-let t: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const { t, server } = await useTestServer();
 
 type Tenant = Awaited<ReturnType<typeof buildTenant>>;
 type Media = { id: string; folderId: string | null; publicUrl: string; storageKey: string };

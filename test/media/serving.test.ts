@@ -1,18 +1,14 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg, pathOf, upload } from '../support/media.js';
 import { buildMp4OfSize } from '../support/video.js';
 
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 let image: { bytes: Buffer; publicUrl: string; previewUrl: string };
 let video: { bytes: Buffer; publicUrl: string; previewUrl: string };
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
   const tenant = await buildTenant(t.deps);
   const post = async (bytes: Buffer) => {
     const media = (await (await upload(server, tenant.apiKey, { bytes })).json()) as {
@@ -23,10 +19,6 @@ beforeAll(async () => {
   };
   image = await post(await makeJpeg(1600, 900));
   video = await post(buildMp4OfSize(100_032));
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 describe('public media URLs', () => {

@@ -7,31 +7,25 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredUploadLinks } from '../../src/core/media/upload-links.js';
 import { createLogger } from '../../src/logger.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg, makeMp4 } from '../support/media.js';
 import { freePort } from '../support/spawn.js';
 
 // Upload URLs: asked for with a key, then used without one, once, as a shell would (`curl -T`).
-let t: TestDatabase;
-let server: TestServer;
-let work: string;
 /** The server's log, captured: a broken-off upload must not read as a server failure. */
 const logLines: string[] = [];
+const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(line) } });
+const port = await freePort();
+const { t, server } = await useTestServer({
+  database: { logger },
+  server: { port, media: { uploadBaseUrl: `http://127.0.0.1:${port}`, limits: { image: 200_000, video: 300_000 } } },
+});
+let work: string;
 beforeAll(async () => {
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(line) } });
-  t = await openTestDatabase({ logger });
-  const port = await freePort();
-  server = await startTestServer(t, {
-    port,
-    media: { uploadBaseUrl: `http://127.0.0.1:${port}`, limits: { image: 200_000, video: 300_000 } },
-  });
   work = await mkdtemp(path.join(os.tmpdir(), 'postdeck-upload-links-'));
 });
 afterAll(async () => {
-  await server.stop();
-  await t.close();
   await rm(work, { recursive: true, force: true });
 });
 

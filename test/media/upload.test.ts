@@ -2,23 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTenant } from '../support/factories.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { makeJpeg, makeMp4, makePng, makeWebp, upload } from '../support/media.js';
 
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer({ server: { media: { limits: { image: 200_000, video: 300_000 } } } });
 let tenant: Awaited<ReturnType<typeof buildTenant>>;
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t, { media: { limits: { image: 200_000, video: 300_000 } } });
   tenant = await buildTenant(t.deps);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 /** Every stored file (temporary ones included), so a test can see that nothing was left behind. */

@@ -1,8 +1,10 @@
+import { afterAll } from 'vitest';
 import type { MediaDeps } from '../../src/core/media/deps.js';
 import { createHttpApp, type HttpAppOptions } from '../../src/http/app.js';
 import { createMcpHttpHandler } from '../../src/mcp/http.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/http/server.js';
-import type { TestDatabase } from './db.js';
+import { openTestDatabase, type TestDatabase } from './db.js';
+import { withClock, type TestClock } from './identity.js';
 
 /** The real HTTP app on an ephemeral loopback port, over a test database. */
 export interface TestServer {
@@ -62,4 +64,29 @@ export async function startTestServer(
       return fetch(`${server.url}${path}`, { ...rest, headers });
     },
   };
+}
+
+/**
+ * A test file's database and server, opened once and closed after its last test. At the top of
+ * the file, so its tests use `t` and `server` as they are: `const { t, server } = await useTestServer();`
+ */
+export async function useTestServer(
+  options: {
+    database?: Parameters<typeof openTestDatabase>[0];
+    server?: Parameters<typeof startTestServer>[1];
+    /** The clock the database's deps read (test/support/identity.ts `withClock`). */
+    clock?: TestClock;
+  } = {},
+): Promise<{ t: TestDatabase; server: TestServer }> {
+  const opened = await openTestDatabase(options.database);
+  const t = options.clock ? withClock(opened, options.clock) : opened;
+  const server = await startTestServer(t, options.server).catch(async (error: unknown) => {
+    await t.close();
+    throw error;
+  });
+  afterAll(async () => {
+    await server.stop();
+    await t.close();
+  });
+  return { t, server };
 }

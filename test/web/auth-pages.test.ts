@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOGIN_FAILURES_PER_ACCOUNT } from '../../src/core/identity/sign-in.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { testClock, withClock } from '../support/identity.js';
+import { startTestServer, useTestServer } from '../support/http.js';
+import { testClock } from '../support/identity.js';
 import { WebClient, decodeEntities, hiddenValue, setCookieLine } from '../support/web.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
+// Invitation only, as a fresh install is by default: the first person becomes the owner.
+const { t, server } = await useTestServer({ clock });
 const owner = { name: 'Olive Owner', email: 'olive@example.test', password: 'correct horse battery' };
-
-beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  // Invitation only, as a fresh install is by default: the first person becomes the owner.
-  server = await startTestServer(t);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
 
 describe('sign-up', () => {
   it('makes the first person the owner of a new workspace and signs them in with a safe cookie', async () => {

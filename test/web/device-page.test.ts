@@ -1,32 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
 import type { DeviceAuthorization } from '../../src/core/device/start.js';
 import { WRONG_CODES_PER_USER } from '../../src/core/device/guess-guard.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
-import { buildUser, postJson, readResponse, testClock, withClock, type TestUser } from '../support/identity.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, postJson, readResponse, testClock, type TestUser } from '../support/identity.js';
 import { WebClient } from '../support/web.js';
 
 const clock = testClock();
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer({ clock });
 let user: TestUser;
 let team: TestUser;
 let browser: WebClient;
 
 beforeAll(async () => {
-  t = withClock(await openTestDatabase(), clock);
-  server = await startTestServer(t);
   user = await buildUser(t.deps, { name: 'Dana' });
   team = await buildUser(t.deps, { name: 'Team' });
   const { token } = await createInvitation(t.deps, team.scope, { role: 'member' });
   await acceptInvitation(t.deps, { token, userId: user.user.id });
   browser = new WebClient(server);
   await browser.signIn(user.email, user.password);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 async function start(clientName?: string): Promise<DeviceAuthorization> {

@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startMessage } from '../../src/cli/start-message.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { postJson } from '../support/identity.js';
 import { freePort } from '../support/spawn.js';
 
 // What a newcomer meets first: the start message, `/` on a fresh install, and the loopback host names.
-let t: TestDatabase;
-let server: TestServer;
-let port: number;
-beforeAll(async () => {
-  t = await openTestDatabase();
-  port = await freePort();
-  server = await startTestServer(t, { port, app: { publicUrl: `http://localhost:${port}` } });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
-});
+const port = await freePort();
+const { server } = await useTestServer({ server: { port, app: { publicUrl: `http://localhost:${port}` } } });
 
 const page = (url: string, accept = 'text/html,application/xhtml+xml,*/*;q=0.8') =>
   fetch(url, { redirect: 'manual', headers: { accept } });

@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
 import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient } from '../support/web.js';
 
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 let alice: TestUser;
 let bob: TestUser;
 let browser: WebClient;
 
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
   alice = await buildUser(t.deps, { name: 'Alice' });
   bob = await buildUser(t.deps, { name: 'Bob' });
   browser = new WebClient(server);
   await browser.signIn(alice.email, alice.password);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 function mint(user: TestUser, name: string) {

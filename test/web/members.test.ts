@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listMembers } from '../../src/core/identity/memberships.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, decodeEntities, hiddenValue } from '../support/web.js';
 
-let t: TestDatabase;
-let server: TestServer;
+// Invitation only: the invite link is the way in.
+const { t, server } = await useTestServer({ server: { app: { publicUrl: 'https://deck.example' } } });
 let owner: TestUser;
 let ownerBrowser: WebClient;
 
 beforeAll(async () => {
-  t = await openTestDatabase();
-  // Invitation only: the invite link is the way in.
-  server = await startTestServer(t, { app: { publicUrl: 'https://deck.example' } });
   owner = await buildUser(t.deps, { name: 'Owner' });
   ownerBrowser = new WebClient(server);
   await ownerBrowser.signIn(owner.email, owner.password);
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 /** Creates an invite link on the members page and returns the path it points to. */

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, csrfFrom, setCookieLine } from '../support/web.js';
 
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 let user: TestUser;
 
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
   user = await buildUser(t.deps, { name: 'Sam Secure' });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 async function signedIn(): Promise<WebClient> {

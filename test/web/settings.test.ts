@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
 import { getAiSettings } from '../../src/core/tenancy/ai-settings-update.js';
 import { DEFAULT_AI_SETTINGS } from '../../src/core/tenancy/ai-settings.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { startTestServer, type TestServer } from '../support/http.js';
+import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, decodeEntities } from '../support/web.js';
 
-let t: TestDatabase;
-let server: TestServer;
+const { t, server } = await useTestServer();
 let owner: TestUser;
 let member: TestUser;
 
@@ -22,16 +20,10 @@ const valid = {
 };
 
 beforeAll(async () => {
-  t = await openTestDatabase();
-  server = await startTestServer(t);
   owner = await buildUser(t.deps, { name: 'Owner' });
   member = await buildUser(t.deps, { name: 'Member' });
   const { token } = await createInvitation(t.deps, owner.scope, { role: 'member' });
   await acceptInvitation(t.deps, { token, userId: member.user.id });
-});
-afterAll(async () => {
-  await server.stop();
-  await t.close();
 });
 
 describe('the AI settings page', () => {

@@ -1,7 +1,8 @@
 import type { CoreDeps } from '../context.js';
 import { AppError } from '../errors.js';
+import { invokeOperation } from '../operations/invoke.js';
 import { deletePostGroup } from '../posts/delete-post.js';
-import { publishDraft } from '../posts/publish-draft.js';
+import { publishPostOperation } from '../posts/operations.js';
 import { buildCard } from './card-model.js';
 import type { CardActionDoc, ChatCardDoc, ChatPlatform } from './documents.js';
 import type { ApprovalCard } from './gateway.js';
@@ -61,11 +62,15 @@ async function perform(
   try {
     switch (action.type) {
       case 'approve':
-        await publishDraft(deps, scope, { id: card.postId, mode: 'now', ...(content ? { content } : {}) });
+        await invokeOperation(deps, scope, publishPostOperation, {
+          id: card.postId,
+          mode: 'now',
+          ...(content ? { content } : {}),
+        });
         return 'approved: publishing now';
       case 'schedule': {
         const at = action.at.toISOString();
-        await publishDraft(deps, scope, {
+        await invokeOperation(deps, scope, publishPostOperation, {
           id: card.postId,
           mode: 'schedule',
           scheduledFor: at,
@@ -77,6 +82,7 @@ async function perform(
         await requireDraft(deps, card.postId);
         return 'edited the caption';
       case 'reject':
+        // delete_post deletes a post in any state; a card rejects only a draft, so the use case itself.
         await deletePostGroup(deps, scope, card.postId, { onlyDraft: true });
         return 'rejected it: the draft was deleted';
     }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../context.js';
 import type { Logger } from '../../logger.js';
 import { claimLease, releaseLease } from '../db/leases.js';
+import { toAppError } from '../errors.js';
 
 /** Why the bot will not do what a chat user asked, in words shown only to them. */
 export type RefusalReason =
@@ -30,8 +31,7 @@ export function failureText(
   fields: Record<string, unknown> = {},
 ): string {
   if (error instanceof ChatRefusal) return error.message;
-  logger.error({ err: error, ...fields }, `${what} failed`);
-  return 'Something went wrong on our side; try again in a moment.';
+  return toAppError(error, logger, what, fields).message;
 }
 
 const CHAT_LEASE_TTL_MS = 30_000;

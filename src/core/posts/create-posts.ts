@@ -3,7 +3,7 @@ import type { CoreDeps, Scope } from '../context.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
 import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc, PostState } from './documents.js';
-import { AppError, notFound, type ErrorCode, type IssueDetail } from '../errors.js';
+import { AppError, notFound, toAppError, type ErrorCode, type IssueDetail } from '../errors.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
@@ -47,7 +47,10 @@ export async function createPosts(
     input.platformIds.map((platformId, index) =>
       prepare(deps, scope, input, loaded, platformId, index).then(
         (value) => ({ ok: true as const, ...value }),
-        (error: unknown) => ({ ok: false as const, error: asAppError(deps, error, platformId) }),
+        (error: unknown) => ({
+          ok: false as const,
+          error: toAppError(error, deps.logger, 'creating a post', { platformId }),
+        }),
       ),
     ),
   );
@@ -67,7 +70,12 @@ export async function createPosts(
       });
       outcomes.push({ ok: true, entry: { platformId, status: 'created', post } });
     } catch (error) {
-      outcomes.push({ ok: false, platformId, index, error: asAppError(deps, error, platformId) });
+      outcomes.push({
+        ok: false,
+        platformId,
+        index,
+        error: toAppError(error, deps.logger, 'creating a post', { platformId }),
+      });
     }
   }
   const failures = outcomes.filter((outcome) => !outcome.ok);
@@ -203,13 +211,6 @@ async function commit(
 
 function label(platform: PlatformDoc): string {
   return platform.displayHandle ? `@${platform.displayHandle}` : `account ${platform._id}`;
-}
-
-/** A platform's failure as an AppError; anything unexpected is logged and shown as internal_error. */
-function asAppError(deps: CoreDeps, error: unknown, platformId: string): AppError {
-  if (error instanceof AppError) return error;
-  deps.logger.error({ err: error, platformId }, 'creating a post failed');
-  return new AppError('internal_error', 'Something went wrong on our side');
 }
 
 /** The error answered when no platform got a post. */

@@ -1,13 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { Router } from '@koa/router';
 import type { CoreDeps, Scope } from '../../core/context.js';
-import { AppError, invalidRequest, relocateIssues, type IssueDetail } from '../../core/errors.js';
-import { checkOperationInput, parseOperationInput } from '../../core/operations/input.js';
+import { relocateIssues, type IssueDetail } from '../../core/errors.js';
+import { prepareOperation, type InputPart, type OperationCall } from '../../core/operations/invoke.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { readIdempotencyKey, respondIdempotently } from '../middleware/idempotency.js';
 import { readJsonBody } from '../middleware/json-body.js';
 import type { AppContext, AppState } from '../shared/context.js';
-import { validate } from '../shared/validate.js';
 import type { MultipartBody, RestRoute } from './rest-route.js';
 
 export const PUBLIC_PREFIX = '/public/v1';
@@ -24,21 +23,21 @@ export function createPublicRouter(
       // Authentication comes first, so an anonymous caller learns nothing from validation errors.
       const scope = await requireApiKey(deps, ctx);
       const idempotencyKey = route.idempotent ? readIdempotencyKey(ctx) : undefined;
-      const params = route.params ? validate(route.params, ctx.params, 'params') : undefined;
-      const query = route.query ? validate(route.query, ctx.query, 'query') : undefined;
       if (route.multipart) {
-        await runUpload(deps, ctx, route, route.multipart, scope, params);
+        await runUpload(deps, ctx, route, route.multipart, scope);
         return;
       }
-      const body = route.body
-        ? validate(route.body, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body')
-        : undefined;
-      const input: Record<string, unknown> = { ...body, ...query, ...params };
-      const crossField = checkOperationInput(route.operation, input);
-      if (crossField.length > 0) throw invalidRequest(inRestTerms(route, crossField));
-      const run = () => runOperation(deps, route, scope, input);
+      const parts: InputPart[] = [];
+      if (route.params) parts.push({ where: 'params', schema: route.params, value: ctx.params });
+      if (route.query) parts.push({ where: 'query', schema: route.query, value: ctx.query });
+      if (route.body) {
+        parts.push({ where: 'body', schema: route.body, value: (await readJsonBody(ctx, bodyLimitBytes)) ?? {} });
+      }
+      const call = prepareOperation(route.operation, { parts }, (path) => restPath(route, path));
+      const run = () => runCall(deps, route, scope, call);
       if (idempotencyKey !== undefined) {
         // Keyed after validation: a request that fails its schema never binds or spends the key.
+        const { params, query, body } = call.parts;
         const fingerprinted = { method: route.method, route: route.path, params, query, body };
         await respondIdempotently(deps, ctx, scope, idempotencyKey, fingerprinted, route.status, run);
         return;
@@ -49,21 +48,10 @@ export function createPublicRouter(
   return router;
 }
 
-/** Runs the operation; issues in its errors (and in a result that carries them) get REST's paths. */
-async function runOperation(
-  deps: CoreDeps,
-  route: RestRoute,
-  scope: Scope,
-  input: Record<string, unknown>,
-): Promise<unknown> {
-  try {
-    const result = await route.operation.run(deps, scope, input);
-    return route.relocateResult ? route.relocateResult(result, (details) => inRestTerms(route, details)) : result;
-  } catch (error) {
-    if (!(error instanceof AppError) || !error.details) throw error;
-    const details = inRestTerms(route, error.details);
-    throw new AppError(error.code, error.message, details, error.retryAfterSeconds);
-  }
+/** Runs a validated call; issues in a result that carries them get REST's paths too. */
+async function runCall(deps: CoreDeps, route: RestRoute, scope: Scope, call: OperationCall<unknown>): Promise<unknown> {
+  const result = await call.run(deps, scope);
+  return route.relocateResult ? route.relocateResult(result, (details) => inRestTerms(route, details)) : result;
 }
 
 /** An upload streams its form into the store first; whatever fails after that removes the stored bytes. */
@@ -73,19 +61,19 @@ async function runUpload(
   route: RestRoute,
   multipart: MultipartBody,
   scope: Scope,
-  params: object | undefined,
 ): Promise<void> {
   const request: IncomingMessage = ctx.req;
   try {
     const form = await multipart.read(request, deps);
-    let input: Record<string, unknown>;
+    let call: OperationCall<unknown>;
     try {
-      input = parseOperationInput(route.operation, { ...form.input, ...params }, (path) => restPath(route, path));
+      const whole: Record<string, unknown> = { ...form.input, ...(ctx.params as Record<string, string>) };
+      call = prepareOperation(route.operation, { whole }, (path) => restPath(route, path));
     } catch (error) {
       await form.discard();
       throw error;
     }
-    render(ctx, route, await runOperation(deps, route, scope, input));
+    render(ctx, route, await runCall(deps, route, scope, call));
   } catch (error) {
     // A refused upload may still be arriving: read and drop the rest so the client gets the
     // answer instead of a reset, and close the connection rather than reuse it.

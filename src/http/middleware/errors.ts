@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, type ErrorCode } from '../../core/errors.js';
+import { AppError, toAppError, type ErrorCode } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
 import type { AppState } from '../shared/context.js';
 import { STATUS_BY_CODE, codeForStatus } from '../shared/error-status.js';
@@ -23,8 +23,9 @@ export function errorMiddleware(logger: Logger): Middleware<AppState> {
         throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (error) {
-      const { status, body, retryAfter } = toResponse(error);
-      if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId }, 'request failed');
+      const { requestId } = ctx.state;
+      const { status, body, retryAfter } = toResponse(error, logger, requestId);
+      if (status >= 500 && error instanceof AppError) logger.error({ err: error, requestId }, 'request failed');
       ctx.status = status;
       ctx.body = body;
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
@@ -32,20 +33,22 @@ export function errorMiddleware(logger: Logger): Middleware<AppState> {
   };
 }
 
-function toResponse(error: unknown): { status: number; body: ErrorBody; retryAfter?: number } {
-  if (error instanceof AppError) {
-    const body: ErrorBody = { code: error.code, message: error.message };
-    if (error.details) body.details = error.details;
-    const response = { status: STATUS_BY_CODE[error.code], body };
-    return error.retryAfterSeconds === undefined ? response : { ...response, retryAfter: error.retryAfterSeconds };
-  }
+function toResponse(
+  error: unknown,
+  logger: Logger,
+  requestId: string,
+): { status: number; body: ErrorBody; retryAfter?: number } {
   const status = httpStatusOf(error);
-  if (status !== undefined && status < 500) {
+  if (!(error instanceof AppError) && status !== undefined && status < 500) {
     const exposed = (error as { expose?: boolean; message?: string }).expose;
     const message = exposed ? String((error as Error).message) : 'The request was not accepted';
     return { status, body: { code: codeForStatus(status), message } };
   }
-  return { status: 500, body: { code: 'internal_error', message: 'Something went wrong on our side' } };
+  const known = toAppError(error, logger, 'request', { requestId });
+  const body: ErrorBody = { code: known.code, message: known.message };
+  if (known.details) body.details = known.details;
+  const response = { status: STATUS_BY_CODE[known.code], body };
+  return known.retryAfterSeconds === undefined ? response : { ...response, retryAfter: known.retryAfterSeconds };
 }
 
 function httpStatusOf(error: unknown): number | undefined {

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { CoreDeps, Scope } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
+import { invokeOperation } from '../../core/operations/invoke.js';
 import { requireMedia } from '../../core/media/manage-media.js';
 import { publicUrlOf } from '../../core/media/view.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
@@ -73,12 +74,12 @@ export function registerPostsPages(router: Router<AppState>, options: WebOptions
   };
 
   action('/posts/:id/publish', async (page, postId) => {
-    await publishPostOperation.run(deps, page.scope, { id: postId, mode: 'now' });
+    await invokeOperation(deps, page.scope, publishPostOperation, { id: postId, mode: 'now' });
     return 'published';
   });
 
   action('/posts/:id/schedule', async (page, postId, form) => {
-    await publishPostOperation.run(deps, page.scope, {
+    await invokeOperation(deps, page.scope, publishPostOperation, {
       id: postId,
       mode: 'schedule',
       scheduledFor: utcTime(form.scheduledFor, deps.now()),
@@ -87,7 +88,7 @@ export function registerPostsPages(router: Router<AppState>, options: WebOptions
   });
 
   action('/posts/:id/reschedule', async (page, postId, form) => {
-    await reschedulePostOperation.run(deps, page.scope, {
+    await invokeOperation(deps, page.scope, reschedulePostOperation, {
       id: postId,
       scheduledFor: utcTime(form.scheduledFor, deps.now()),
     });
@@ -100,7 +101,7 @@ export function registerPostsPages(router: Router<AppState>, options: WebOptions
         { path: ['confirm'], message: 'Tick “Yes, delete” to confirm.' },
       ]);
     }
-    await deletePostOperation.run(deps, page.scope, { id: postId });
+    await invokeOperation(deps, page.scope, deletePostOperation, { id: postId });
     return 'deleted';
   });
 }
@@ -114,7 +115,7 @@ async function render(
   status = 200,
 ): Promise<void> {
   const { deps } = options;
-  const { posts } = await listPostsOperation.run(deps, page.scope, {
+  const { posts } = await invokeOperation(deps, page.scope, listPostsOperation, {
     startDate: calendar.start.toISOString(),
     endDate: calendar.end.toISOString(),
   });

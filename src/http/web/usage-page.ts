@@ -1,7 +1,9 @@
 import type { Router } from '@koa/router';
-import { readUsage, type Usage } from '../../core/credits/usage.js';
+import { getUsageOperation } from '../../core/credits/operations.js';
+import type { Usage } from '../../core/credits/usage.js';
 import type { AppState } from '../shared/context.js';
 import { AppError, notFound } from '../../core/errors.js';
+import { invokeOperation } from '../../core/operations/invoke.js';
 import { setAccountPlan } from '../../core/tenancy/create-tenant.js';
 import { isInstallOwner } from '../../core/tenancy/onboarding.js';
 import { redirect } from './auth-pages.js';
@@ -29,7 +31,7 @@ const POOLS: readonly { key: 'captionCredits' | 'imageCredits' | 'monthlyPosts';
 export function registerUsagePages(router: Router<AppState>, options: WebOptions): void {
   router.get('/usage', async (ctx) => {
     const page = await signedInPage(ctx, options, 'usage', workspaceParam(ctx));
-    const usage = await readUsage(options.deps, page.scope);
+    const usage = await invokeOperation(options.deps, page.scope, getUsageOperation, {});
     const canChange = await isInstallOwner(options.deps, page.user.userId);
     sendPage(ctx, {
       title: 'Usage',

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError } from '../../core/errors.js';
+import { AppError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
 import type { AppState } from '../shared/context.js';
 import { STATUS_BY_CODE } from '../shared/error-status.js';
@@ -32,17 +32,16 @@ export function webErrors(logger: Logger): Middleware<AppState> {
         ctx.redirect(`/signin?next=${encodeURIComponent(error.next)}`);
         return;
       }
-      let status = 500;
-      let message = 'Something went wrong on our side. Try again in a moment.';
-      if (error instanceof AppError) {
-        status = STATUS_BY_CODE[error.code];
-        message = error.message;
-        if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
-      } else if (isClientHttpError(error)) {
+      let status: number;
+      let message: string;
+      if (!(error instanceof AppError) && isClientHttpError(error)) {
         status = error.status;
         message = 'The request was not accepted.';
       } else {
-        logger.error({ err: error, requestId: ctx.state.requestId }, 'page failed');
+        const known = toAppError(error, logger, 'page', { requestId: ctx.state.requestId });
+        status = STATUS_BY_CODE[known.code];
+        message = known.message;
+        if (known.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(known.retryAfterSeconds));
       }
       sendPage(ctx, {
         title: TITLES[status] ?? 'Something went wrong',

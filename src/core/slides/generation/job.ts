@@ -1,5 +1,5 @@
 import { setInterval } from 'node:timers';
-import { AppError } from '../../errors.js';
+import { toAppError } from '../../errors.js';
 import { defineJob } from '../../jobs/define-job.js';
 import { JobWriter } from './job-writer.js';
 import { generateSlideshowJob } from './job-handle.js';
@@ -21,15 +21,12 @@ export const generateSlideshowDefinition = defineJob({
       await runGeneration(context.deps, jobId);
     } catch (error) {
       if (context.attempt <= RETRY.maxRetries) throw error;
-      context.deps.logger.error({ err: error, jobId }, 'slideshow generation failed for good');
+      const failure = toAppError(error, context.deps.logger, 'slideshow generation', {
+        jobId,
+        attempt: context.attempt,
+      });
       const job = await context.deps.db.generationJobs.findOne({ _id: jobId });
-      if (job)
-        await failJob(
-          context.deps,
-          new JobWriter(context.deps, job),
-          new AppError('internal_error', 'Something went wrong on our side; nothing more will be charged'),
-          null,
-        );
+      if (job) await failJob(context.deps, new JobWriter(context.deps, job), failure, null);
     } finally {
       clearInterval(heartbeat);
     }
