@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { storableObject } from '../operations/storable.js';
 
 /** Most platforms one create request may name (one post group per platform). */
 export const MAX_PLATFORMS_PER_REQUEST = 20;
@@ -10,7 +11,8 @@ const MAX_THREAD_REPLIES = 25;
 const MAX_REPLY_DELAY_MINUTES = 7 * 24 * 60;
 
 const DateTimeSchema = z.iso.datetime({ offset: true });
-const SettingsSchema = z.record(z.string(), z.unknown());
+/** Provider settings as sent: stored, so every key must be one the database takes. */
+const SettingsSchema = storableObject();
 
 /** One publishing attempt of a post, beyond the spec: what was tried and what TikTok answered. */
 export const PostAttemptSchema = z
@@ -43,7 +45,7 @@ export const PostSchema = z
     delayInMinutes: z.int().nullable(),
     releaseId: z.string().nullable().describe("TikTok's post id once known"),
     releaseUrl: z.string().nullable(),
-    settings: SettingsSchema,
+    settings: z.record(z.string(), z.unknown()),
     mediaIds: z.array(z.string()),
     errorText: z.string().nullable().describe('for ERROR: what went wrong and what to do'),
     createdAt: z.iso.datetime(),
