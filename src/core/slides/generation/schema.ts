@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../../errors.js';
+import { requireVisible } from '../../operations/visible-text.js';
 import { CreatePostsInputSchema, requireTimeToSchedule } from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
 import { LanguageSchema } from '../languages.js';
@@ -16,8 +17,12 @@ const GivenSlideSchema = z.object({
     .min(0)
     .max(MAX_GENERATED_SLIDES - 1)
     .describe('0-based order; 0 is the hook'),
-  caption: z.string().trim().min(1).max(MAX_CAPTION_CHARS).describe('baked onto the generated image'),
-  imagePrompt: z.string().trim().min(1).max(4000).describe("a self-contained prompt for the slide's image"),
+  caption: requireVisible(z.string().trim().max(MAX_CAPTION_CHARS), 'the caption').describe(
+    'baked onto the generated image',
+  ),
+  imagePrompt: requireVisible(z.string().trim().max(4000), 'the image prompt').describe(
+    "a self-contained prompt for the slide's image",
+  ),
 });
 
 export const GenerateInputSchema = strictSlidesInput({
