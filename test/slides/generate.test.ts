@@ -124,6 +124,7 @@ describe('slideshow generation', () => {
       platformIds: [platform._id],
       topic: 'x',
       mode: 'draft',
+      settings: DIRECT,
     });
     expect(answer.status).toBe(402);
     expect(answer.body.code).toBe('ai_image_limit_reached');

@@ -37,6 +37,7 @@ beforeAll(async () => {
     JSON.stringify({
       free: { captionCredits: 30, imageCredits: 0, monthlyPosts: 30 },
       creator: { captionCredits: 10, imageCredits: 20, monthlyPosts: 10 },
+      studio: { captionCredits: 30, imageCredits: 141, monthlyPosts: 30 },
     }),
   );
   env = {
@@ -164,4 +165,57 @@ describe('AI slides across server processes on one database', () => {
     expect(posts[0]?.mediaIds).toEqual(stored?.slides.map((slide) => slide.compositeMediaId));
     expect(posts[0]?.groupId).toBe(job.postGroupId);
   }, 150_000);
+
+  it('reserves at submit through two processes: 14 of 20 10-slide jobs against 141 credits, all DONE across a SIGKILLed worker', async () => {
+    const tenant = await buildTenant(core.deps, { plan: 'studio' });
+    const platform = await connectAccount(core.deps, systemScope(tenant), (await f.createAccount()).openId);
+    openai.control.setLatency({ imagesMs: 1_000 });
+    const first = startWorker('reserve-worker-1');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        api(n, tenant.apiKey, 'POST', '/slides/generate', {
+          platformIds: [platform._id],
+          slides: Array.from({ length: 10 }, (_, index) => ({
+            index,
+            caption: `Job ${n} slide ${index}`,
+            imagePrompt: `a harbour at dusk, boat ${n}, view ${index}`,
+          })),
+          mode: 'draft',
+          settings: DIRECT,
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 202)).toHaveLength(14);
+    expect(answers.filter((answer) => answer.status === 402).map((answer) => answer.body.code)).toEqual(
+      Array(6).fill('ai_image_limit_reached'),
+    );
+    const jobIds = answers.filter((answer) => answer.status === 202).map((answer) => String(answer.body.jobId));
+    const read = async (jobId: string) => (await api(1, tenant.apiKey, 'GET', `/slides/generate/${jobId}`)).body;
+    // The worker dies while jobs are drawing.
+    for (let i = 0; i < 1_200; i++) {
+      const jobs = await Promise.all(jobIds.map(read));
+      if (jobs.some((job) => Number(job.completed) >= 2)) break;
+      await sleep(100);
+    }
+    expect((await Promise.all(jobIds.map(read))).some((job) => job.status !== 'DONE')).toBe(true);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    openai.control.setLatency({ imagesMs: 0 });
+    startWorker('reserve-worker-2');
+    let jobs: Record<string, unknown>[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      jobs = await Promise.all(jobIds.map(read));
+      if (jobs.every((job) => job.status === 'DONE' || job.status === 'FAILED')) break;
+      await sleep(200);
+    }
+    expect(jobs.map((job) => `${String(job.status)} ${String(job.error)}`)).toEqual(Array(14).fill('DONE null'));
+    const posts = await core.deps.db.posts.find({ workspaceId: tenant.workspaceId }).toArray();
+    expect(posts).toHaveLength(14);
+    const units = await core.deps.db.ledger.find({ pool: `image:${tenant.accountId}` }).toArray();
+    const charged = new Set(units.map((unit) => unit.ref.split('#')[0]));
+    expect([...charged].sort()).toEqual([...jobIds].sort());
+    const usage = (await api(0, tenant.apiKey, 'GET', '/usage')).body as Record<string, { used: number }>;
+    expect(usage.imageCredits?.used).toBe(140);
+    expect(usage.imageCredits?.used).toBe(posts.reduce((sum, post) => sum + post.mediaIds.length, 0));
+  }, 600_000);
 });

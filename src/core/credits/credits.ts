@@ -1,5 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
-import { countSpent, monthlyPeriod, spendFromAllowance } from '../db/allowance.js';
+import { monthlyPeriod, spendFromAllowance } from '../db/allowance.js';
 import type { SpendDoc } from '../db/primitive-documents.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { limitsOf, type PlanLimits } from '../plans.js';
@@ -14,6 +14,11 @@ const POOLS: Record<CreditPool, { limit: keyof PlanLimits; code: ErrorCode; what
   caption: { limit: 'captionCredits', code: 'ai_credit_limit_reached', what: 'caption credits' },
   image: { limit: 'imageCredits', code: 'ai_image_limit_reached', what: 'image credits' },
 };
+
+/** What a pool is counted against, the code of its 402 and its name in messages. */
+export function creditPoolRules(pool: CreditPool): { limit: keyof PlanLimits; code: ErrorCode; what: string } {
+  return POOLS[pool];
+}
 
 /** The ledger pool of an account's credits of one kind. */
 export function creditPoolId(pool: CreditPool, accountId: string): string {
@@ -70,13 +75,6 @@ export async function spendCreditOnce(
 /** Gives a credit back; harmless twice, and never frees a slot that now pays for something else. */
 export async function refundCredit(deps: CoreDeps, spend: CreditSpend): Promise<void> {
   await deps.db.ledger.deleteOne({ _id: spend.id, ref: spend.ref });
-}
-
-/** Credits of `pool` the account has left this month. */
-export async function remainingCredits(deps: CoreDeps, accountId: string, pool: CreditPool): Promise<number> {
-  const { limits } = await accountLimits(deps, accountId);
-  const used = await countSpent(deps.db.ledger, creditPoolId(pool, accountId), monthlyPeriod(deps.now()));
-  return Math.max(0, limits[POOLS[pool].limit] - used);
 }
 
 /** The 402 for a used-up pool, saying when it resets. */

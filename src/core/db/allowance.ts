@@ -60,6 +60,43 @@ export async function spendFromAllowance(store: LedgerStore, request: SpendReque
   return spendFromFreeSlots(store.ledger, request);
 }
 
+/**
+ * Spends one unit for each of `refs`, all or none: `refused(left)` is thrown when fewer are free. One
+ * read of the window and one insert of every unit, for a caller that takes turns on the pool
+ * (credit reservations). A concurrent spender that takes one of the chosen slots makes the insert
+ * collide: what was inserted is deleted again and the choice made afresh, so nothing is half-taken.
+ */
+export async function spendManyFromAllowance(
+  store: LedgerStore,
+  request: Omit<SpendRequest, 'ref' | 'spread' | 'limitCode'>,
+  refs: readonly string[],
+  refused: (left: number) => Error,
+): Promise<(Spend & { ref: string })[]> {
+  const { pool, period, allowance } = request;
+  for (;;) {
+    const taken = new Set(
+      (await store.ledger.find({ pool, period }, { projection: { slot: 1 } }).toArray()).map((doc) => doc.slot),
+    );
+    const free: number[] = [];
+    for (let slot = 1; slot <= allowance && free.length < refs.length; slot++) if (!taken.has(slot)) free.push(slot);
+    if (free.length < refs.length) throw refused(Math.max(0, allowance - taken.size));
+    const createdAt = new Date();
+    const units = refs.map((ref, i) => {
+      const slot = free[i] as number;
+      return { _id: `${pool}#${period}#${slot}`, pool, period, slot, ref, createdAt };
+    });
+    try {
+      await store.ledger.insertMany(units, { ordered: false });
+    } catch (error) {
+      await store.ledger.deleteMany({ _id: { $in: units.map((unit) => unit._id) }, ref: { $in: [...refs] } });
+      if (isDuplicateKeyError(error)) continue;
+      throw error;
+    }
+    await raiseHint(store.positionHints, hintId({ pool, period }), Math.max(...free));
+    return units.map(({ _id, slot, ref }) => ({ id: _id, pool, period, slot, ref }));
+  }
+}
+
 /** Gives a spent unit back to its allowance. Refunding twice is harmless. */
 export async function refundSpend(store: LedgerStore, spend: Spend): Promise<void> {
   await store.ledger.deleteOne({ _id: spend.id });
@@ -125,6 +162,6 @@ async function tryTake(ledger: Collection<LedgerDoc>, request: SpendRequest, slo
   }
 }
 
-function hintId(request: SpendRequest): string {
+function hintId(request: Pick<SpendRequest, 'pool' | 'period'>): string {
   return `ledger:${request.pool}#${request.period}`;
 }

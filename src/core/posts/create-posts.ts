@@ -3,7 +3,7 @@ import type { CoreDeps, Scope } from '../context.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
 import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc, PostState } from './documents.js';
-import { AppError, notFound, toAppError, type ErrorCode, type IssueDetail } from '../errors.js';
+import { AppError, isDuplicateKeyError, notFound, toAppError, type ErrorCode, type IssueDetail } from '../errors.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
@@ -20,7 +20,11 @@ export interface CreatePostsOptions {
 }
 
 type Entry = CreatePostsResult['results'][number];
-type Outcome = { ok: true; entry: Entry } | { ok: false; platformId: string; index: number; error: AppError };
+/** A platform that gets no post: which, where it stands in the request, and why. */
+export type PlatformFailure = { ok: false; platformId: string; index: number; error: AppError };
+type Outcome = { ok: true; entry: Entry } | PlatformFailure;
+/** One platform's check: its settings as they will be stored, or why it gets no post. */
+export type PlatformCheck = { ok: true; platform: PlatformDoc; settings: Record<string, unknown> } | PlatformFailure;
 
 /**
  * Create posts: one post group per platform, each platform on its own. A platform whose account is
@@ -36,30 +40,15 @@ export async function createPosts(
   options: CreatePostsOptions = {},
 ): Promise<CreatePostsResult> {
   const now = deps.now();
-  const scheduledFor =
-    input.mode === 'schedule'
-      ? futureTime(input.scheduledFor ?? '', now, ['scheduledFor'])
-      : input.mode === 'now'
-        ? now
-        : null;
+  const scheduledFor = postTime(input, now);
   const loaded = await loadPostMedia(deps, scope, input.mediaIds);
-  const prepared = await Promise.all(
-    input.platformIds.map((platformId, index) =>
-      prepare(deps, scope, input, loaded, platformId, index).then(
-        (value) => ({ ok: true as const, ...value }),
-        (error: unknown) => ({
-          ok: false as const,
-          error: toAppError(error, deps.logger, 'creating a post', { platformId }),
-        }),
-      ),
-    ),
-  );
+  const prepared = await checkPlatforms(deps, scope, input, loaded);
   // Committed in request order, so when the cap runs out the first platforms get the units.
   const outcomes: Outcome[] = [];
   for (const [index, each] of prepared.entries()) {
     const platformId = input.platformIds[index] as string;
     if (!each.ok) {
-      outcomes.push({ ok: false, platformId, index, error: each.error });
+      outcomes.push(each);
       continue;
     }
     try {
@@ -97,11 +86,42 @@ export async function createPosts(
   };
 }
 
+/** When a post of this mode is due: the future `scheduledFor` of schedule (else 400), now, or null for a draft. */
+export function postTime(input: Pick<CreatePostsInput, 'mode' | 'scheduledFor'>, now: Date): Date | null {
+  if (input.mode === 'schedule') return futureTime(input.scheduledFor ?? '', now, ['scheduledFor']);
+  return input.mode === 'now' ? now : null;
+}
+
+/**
+ * Checks the post for each platform against that platform's live rules, every platform on its own.
+ * Generation checks the post its job will make with this too, before anything is spent.
+ */
+export async function checkPlatforms(
+  deps: CoreDeps,
+  scope: Scope,
+  input: Pick<CreatePostsInput, 'platformIds' | 'content' | 'settings' | 'threadReplies'>,
+  loaded: LoadedMedia,
+): Promise<PlatformCheck[]> {
+  return Promise.all(
+    input.platformIds.map((platformId, index) =>
+      prepare(deps, scope, input, loaded, platformId, index).then(
+        (value): PlatformCheck => ({ ok: true, ...value }),
+        (error: unknown): PlatformCheck => ({
+          ok: false,
+          platformId,
+          index,
+          error: toAppError(error, deps.logger, 'creating a post', { platformId }),
+        }),
+      ),
+    ),
+  );
+}
+
 /** Loads the platform and checks the post against its live rules; throws the platform's failure. */
 async function prepare(
   deps: CoreDeps,
   scope: Scope,
-  input: CreatePostsInput,
+  input: Pick<CreatePostsInput, 'content' | 'settings' | 'threadReplies'>,
   loaded: LoadedMedia,
   platformId: string,
   index: number,
@@ -194,6 +214,7 @@ async function commit(
   } catch (error) {
     // Nothing was stored (a root refused as a duplicate of given ids is an earlier call's post: it stays).
     await refundPostCap(deps, root);
+    if (isDuplicateKeyError(error)) throw new AppError('conflict', 'This post was already created by an earlier run');
     throw error;
   }
   try {
@@ -214,7 +235,7 @@ function label(platform: PlatformDoc): string {
 }
 
 /** The error answered when no platform got a post. */
-function combinedFailure(failures: Extract<Outcome, { ok: false }>[]): AppError {
+export function combinedFailure(failures: readonly PlatformFailure[]): AppError {
   const [first] = failures;
   if (failures.length === 1 && first) return first.error;
   const codes = new Set(failures.map((failure) => failure.error.code));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { storableObject } from '../operations/storable.js';
 import { TIKTOK_SETTING_KEYS } from '../platforms/tiktok-settings-schema.js';
 
 /** Most platforms one create request may name (one post group per platform). */
@@ -16,7 +17,7 @@ const DateTimeSchema = z.iso.datetime({ offset: true });
  * as its posting schema says (`GET /platforms/{id}/schema`, checked there). Any key no platform
  * knows is refused, which the schema states (`additionalProperties: false`).
  */
-const SettingsSchema = z.record(z.string(), z.unknown()).meta({
+const SettingsSchema = storableObject().meta({
   properties: Object.fromEntries(
     [...new Set([...TIKTOK_SETTING_KEYS.video, ...TIKTOK_SETTING_KEYS.photo])].map((key) => [key, {}]),
   ),
@@ -54,7 +55,7 @@ export const PostSchema = z
     delayInMinutes: z.int().nullable(),
     releaseId: z.string().nullable().describe("TikTok's post id once known"),
     releaseUrl: z.string().nullable(),
-    settings: SettingsSchema,
+    settings: z.record(z.string(), z.unknown()),
     mediaIds: z.array(z.string()),
     errorText: z.string().nullable().describe('for ERROR: what went wrong and what to do'),
     createdAt: z.iso.datetime(),

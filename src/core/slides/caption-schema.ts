@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { requireVisible } from '../operations/visible-text.js';
 import { LanguageSchema } from './languages.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from './slide-length.js';
 import { strictSlidesInput } from './workspace-input.js';
-import { trimmedText } from '../text-schema.js';
 
 export const MIN_SLIDES = 3;
 export const MAX_SLIDES = 10;
 export const DEFAULT_SLIDES = 6;
 
-export const TopicSchema = trimmedText(500).describe('what the carousel is about; 1 to 500 characters');
+export const TopicSchema = requireVisible(z.string().max(500), 'the topic')
+  .trim()
+  .describe('what the carousel is about; 1 to 500 characters');
 export const SlideCountSchema = z.int().min(MIN_SLIDES).max(MAX_SLIDES).describe('3 to 10; default 6');
 
 export const CaptionInputSchema = strictSlidesInput({

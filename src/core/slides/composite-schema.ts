@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { requireVisible } from '../operations/visible-text.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from './render/index.js';
 import { MAX_CAPTION_CHARS } from './slide-length.js';
 import { strictSlidesInput } from './workspace-input.js';
@@ -20,7 +21,9 @@ const CompositeSlideSchema = z.object({
     .max(MAX_COMPOSITE_SLIDES - 1)
     .describe('0-based order in the finished carousel; 0 is the hook'),
   mediaId: z.uuid().describe('a READY image of this workspace'),
-  caption: z.string().min(1).max(MAX_CAPTION_CHARS).describe('1 to 500 characters'),
+  caption: requireVisible(z.string().max(MAX_CAPTION_CHARS), 'the caption').describe(
+    '1 to 500 characters, at least one of them visible',
+  ),
   textStyleId: z
     .enum(TEXT_STYLE_IDS)
     .optional()

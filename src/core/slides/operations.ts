@@ -56,7 +56,15 @@ export const generateSlideshowOperation = defineOperation({
   check: checkGenerateInput,
   output: GenerateAcceptedSchema,
   result: 'the queued job (WAITING) and how many images it will generate',
-  errors: ['invalid_request', 'not_found', 'ai_image_limit_reached', 'ai_credit_limit_reached'],
+  errors: [
+    'invalid_request',
+    'not_found',
+    'conflict',
+    'ai_image_limit_reached',
+    'ai_credit_limit_reached',
+    'rate_limited',
+    'provider_error',
+  ],
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   run: (deps, scope, input) => submitGeneration(deps, scope, input),
 });

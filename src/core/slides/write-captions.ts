@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasVisibleCharacter } from '../operations/visible-text.js';
 import type { AiProvider } from '../providers/openai/provider.js';
 import type { CaptionResult } from './caption-schema.js';
 import { languageName } from './languages.js';
@@ -107,11 +108,12 @@ function acceptAnswer(
     return { ok: false, reason: `it had ${slides.length} slides instead of ${brief.slideCount}` };
   }
   const ordered = [...slides].sort((a, b) => a.index - b.index);
-  const result: CaptionResult = { caption: caption.trim().slice(0, MAX_POST_CAPTION), slides: [] };
+  const result: CaptionResult = { caption: cutWhole(caption.trim(), MAX_POST_CAPTION), slides: [] };
   for (const [position, slide] of ordered.entries()) {
     const text = slide.caption.trim();
     if (slide.index !== position) return { ok: false, reason: 'the slide indexes were not 0 to n-1' };
-    if (!text) return { ok: false, reason: `slide ${position} had an empty caption` };
+    if (!hasVisibleCharacter(text))
+      return { ok: false, reason: `slide ${position}'s caption has no visible characters` };
     if (captionWidth(text) > limit || text.length > MAX_CAPTION_CHARS) {
       return { ok: false, reason: `slide ${position}'s caption was longer than ${limit} characters` };
     }
@@ -127,4 +129,10 @@ function acceptAnswer(
     result.slides.push(entry);
   }
   return { ok: true, value: result };
+}
+
+/** The first `max` UTF-16 units of `text`, one less when the cut would split an emoji's surrogate pair. */
+function cutWhole(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

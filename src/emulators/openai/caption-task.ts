@@ -158,8 +158,10 @@ function fitTopic(make: (topic: string) => string, topic: string, maxWidth: numb
   return [...make('')].slice(0, maxWidth).join('');
 }
 
-function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+/** At most `max` characters, cut by code point so an emoji is never split into a lone surrogate. */
+export function shorten(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 const WIDE =

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { answerCaptionTask, readCaptionTask } from './caption-task.js';
+import { answerCaptionTask, readCaptionTask, shorten } from './caption-task.js';
 import type { Fault } from './faults.js';
 
 interface ChatBody {
@@ -57,10 +57,13 @@ export function chatContent(
       ?.slides?.items?.properties ?? {}) as Record<string, unknown>;
     answer = task ? answerCaptionTask(task, 'imagePrompt' in itemProps) : fill(format.json_schema?.schema ?? {}, text);
     if (task && fault?.kind === 'schema_violation') (answer as { slides: unknown[] }).slides.pop();
+    if (task && fault?.kind === 'caption_text') {
+      for (const slide of (answer as { slides: { caption: string }[] }).slides) slide.caption = fault.text ?? '';
+    }
   } else if (format?.type === 'json_object') {
     answer = { answer: digest(text).slice(0, 12) };
   } else {
-    return { content: `Emulated answer to: ${text.slice(0, 200)}`, refusal: null };
+    return { content: `Emulated answer to: ${shorten(text, 200)}`, refusal: null };
   }
   const json = JSON.stringify(answer);
   return {

@@ -13,12 +13,15 @@ export const FaultSchema = z.object({
     'schema_violation',
     'refusal',
     'moderation_blocked',
+    'caption_text',
   ]),
   /** How many matching requests it hits. */
   times: z.int().min(1).default(1),
   /** Only requests whose prompt or message text contains this. */
   match: z.string().optional(),
   retryAfterSeconds: z.number().min(0).default(1),
+  /** caption_text: what every slide caption of a caption answer says instead (blank, cut mid-emoji…). */
+  text: z.string().optional(),
 });
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
@@ -54,7 +57,8 @@ export class FaultQueue {
 
 /**
  * Answers with a fault that fails the whole request, as OpenAI does; returns false for the faults that
- * shape a successful answer instead (malformed JSON, a schema violation, a refusal), or `timeout`.
+ * shape a successful answer instead (malformed JSON, a schema violation, a refusal, scripted caption
+ * text), or `timeout`.
  */
 export function answerFault(ctx: Context, fault: Fault, model: string, id: string): boolean {
   switch (fault.kind) {

@@ -81,7 +81,7 @@ export function createAiProvider(config: AiProviderConfig, logger: Logger): AiPr
         if (choice?.finish_reason === 'length') throw new MalformedOutput('the answer was cut off (too long)');
         let parsed: unknown;
         try {
-          parsed = JSON.parse(choice?.message.content ?? '');
+          parsed = wellFormed(JSON.parse(choice?.message.content ?? ''));
         } catch {
           throw new MalformedOutput('the answer was not valid JSON');
         }
@@ -110,6 +110,20 @@ export function createAiProvider(config: AiProviderConfig, logger: Logger): AiPr
       });
     },
   };
+}
+
+/**
+ * The value with every string made well-formed (a lone surrogate becomes U+FFFD): a model that cuts
+ * text mid-emoji must not put ill-formed UTF-16 into what is stored or answered, which strict JSON
+ * clients cannot read.
+ */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key.toWellFormed(), wellFormed(child)]));
+  }
+  return value;
 }
 
 /** The model answered, but not in the shape asked for: worth another try, within the bound. */

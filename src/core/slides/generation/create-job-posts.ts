@@ -19,33 +19,46 @@ export async function createJobPosts(
     rootId: derivedUuid(`${job._id}:root:${platformId}`),
     groupId: derivedUuid(`${job._id}:group:${platformId}`),
   });
-  const existing = await deps.db.posts
-    .find(
-      { _id: { $in: request.platformIds.map((id) => ids(id).rootId) } },
-      { projection: { platformId: 1, groupId: 1 } },
-    )
-    .toArray();
-  const done = new Map(existing.map((post) => [post.platformId, post.groupId]));
+  const created = async () => {
+    const existing = await deps.db.posts
+      .find(
+        { _id: { $in: request.platformIds.map((id) => ids(id).rootId) } },
+        { projection: { platformId: 1, groupId: 1 } },
+      )
+      .toArray();
+    return new Map(existing.map((post) => [post.platformId, post.groupId]));
+  };
+  const done = await created();
   const remaining = request.platformIds.filter((id) => !done.has(id));
   const failures: string[] = [];
+  // The time was checked to be in the future at submit; a job that outlived it posts at once rather
+  // than failing after every image was paid for.
+  const late = request.scheduledFor !== null && new Date(request.scheduledFor) <= deps.now();
   if (remaining.length > 0) {
+    // A second run of the job at the same moment (the queue's lock is not exclusive on FerretDB) may
+    // create a post first: what exists afterwards counts, whoever made it.
     const result = await createPosts(
       deps,
       scope,
       {
         platformIds: remaining,
         content: request.content ?? job.generatedCaption ?? '',
-        mode: request.mode,
-        ...(request.scheduledFor ? { scheduledFor: request.scheduledFor } : {}),
+        mode: late ? 'now' : request.mode,
+        ...(request.scheduledFor && !late ? { scheduledFor: request.scheduledFor } : {}),
         mediaIds: job.slides.map((slide) => slide.compositeMediaId as string),
         settings: request.settings,
         threadReplies: [],
       },
       { ids, generationJobId: job._id },
-    );
+    ).catch(async (error: unknown) => {
+      const now = await created();
+      if (remaining.every((id) => now.has(id))) return { results: [] };
+      throw error;
+    });
+    for (const [platformId, groupId] of await created()) done.set(platformId, groupId);
     for (const entry of result.results) {
-      if (entry.status === 'created') done.set(entry.platformId, entry.post.root.groupId);
-      else failures.push(`platform ${entry.platformId}: ${entry.error.message}`);
+      if (entry.status === 'failed' && !done.has(entry.platformId))
+        failures.push(`platform ${entry.platformId}: ${entry.error.message}`);
     }
   }
   // In the order the request listed the platforms, so postGroupId is the first one's.

@@ -53,6 +53,12 @@ export interface GenerationJobDoc {
   request: GenerationRequestDoc;
   /** The caption credit of the topic path, spent when the job was submitted. */
   captionSpend: SpendDoc | null;
+  /**
+   * The image credits reserved when the job was accepted, one per slide in slide order (ledger ref
+   * `<jobId>#<index>`); a slide's becomes its `imageSpend` once drawn, and a failed job gives back
+   * those of slides never drawn. Absent on jobs accepted before reservations, which pay per slide.
+   */
+  imageReservation?: SpendDoc[];
   /** The generated overall caption (topic path), once written. */
   generatedCaption: string | null;
   /** Empty until the captions exist (topic path) or from the start (slides path). */

@@ -103,7 +103,8 @@ async function finishSlide(
   const { job } = writer;
   const slide = job.slides[position] as GenerationSlideDoc;
   const record = async () => {
-    const imageSpend = await spendCreditOnce(deps, scope, 'image', `${job._id}#${slide.index}`);
+    const imageSpend =
+      job.imageReservation?.[position] ?? (await spendCreditOnce(deps, scope, 'image', `${job._id}#${slide.index}`));
     const media = await storeMediaBytes(deps, scope, image.bytes, {
       source: 'generated',
       fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}-image.jpg`,

@@ -55,8 +55,11 @@ export async function failJob(
   slideIndex: number | null,
 ): Promise<void> {
   const { job } = writer;
-  // The caption credit pays for captions; a job that never got them gives it back.
+  // Given back before the job is marked, so a run that dies in between gives them back when resumed
+  // (a refund is harmless twice). The caption credit pays for captions, an image credit for a drawn image.
   if (job.captionSpend && job.slides.length === 0) await refundCredit(deps, job.captionSpend);
+  const undrawn = (job.imageReservation ?? []).filter((_, position) => !job.slides[position]?.generatedMediaId);
+  await Promise.all(undrawn.map((spend) => refundCredit(deps, spend)));
   const finishedAt = deps.now();
   const event = jobEvent('generation.failed', job, finishedAt);
   await writer.stage('failed', {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../../errors.js';
+import { requireVisible } from '../../operations/visible-text.js';
 import { CreatePostsInputSchema, requireTimeToSchedule, SCHEDULE_NEEDS_TIME } from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
 import { UNIQUE_INDEXES } from '../composite-schema.js';
@@ -7,7 +8,6 @@ import { LanguageSchema } from '../languages.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from '../render/index.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from '../slide-length.js';
 import { strictSlidesInput } from '../workspace-input.js';
-import { trimmedText } from '../../text-schema.js';
 
 /** Slides a job may generate: one AI image each, so the same bound as the caption endpoint's slideCount. */
 export const MAX_GENERATED_SLIDES = 10;
@@ -18,8 +18,12 @@ const GivenSlideSchema = z.object({
     .min(0)
     .max(MAX_GENERATED_SLIDES - 1)
     .describe('0-based order; 0 is the hook'),
-  caption: trimmedText(MAX_CAPTION_CHARS).describe('baked onto the generated image'),
-  imagePrompt: trimmedText(4000).describe("a self-contained prompt for the slide's image"),
+  caption: requireVisible(z.string().max(MAX_CAPTION_CHARS), 'the caption')
+    .trim()
+    .describe('baked onto the generated image'),
+  imagePrompt: requireVisible(z.string().max(4000), 'the image prompt')
+    .trim()
+    .describe("a self-contained prompt for the slide's image"),
 });
 
 export const GenerateInputSchema = strictSlidesInput({

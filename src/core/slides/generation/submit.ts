@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../../context.js';
-import { refundCredit, remainingCredits, spendCredit, type CreditSpend } from '../../credits/credits.js';
-import { AppError, notFound } from '../../errors.js';
+import { refundCredit, spendCredit, type CreditSpend } from '../../credits/credits.js';
+import { reserveCredits } from '../../credits/reserve.js';
+import { checkPlatforms, combinedFailure, postTime, type PlatformFailure } from '../../posts/create-posts.js';
+import type { LoadedMedia } from '../../posts/tiktok-check.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
 import { DEFAULT_SLIDES } from '../caption-schema.js';
 import type { GenerationJobDoc, GenerationSlideDoc } from './documents.js';
@@ -9,28 +11,37 @@ import { generateSlideshowJob } from './job-handle.js';
 import type { GenerateInput } from './schema.js';
 
 /**
- * Queues a slideshow generation. Checks first, in this order: the platforms are the workspace's, the
- * account has an image credit for every slide (else 402 ai_image_limit_reached, nothing spent), then
- * on the topic path spends the caption credit at once. The job starts WAITING.
+ * Queues a slideshow generation, fully checked and fully funded before anything is spent. First the
+ * post the job will make is checked as create posts checks one (each platform is the workspace's
+ * and takes these settings for a photo post of this many slides; a scheduled time is in the
+ * future): any failure is the answer. Then an image credit for every slide is reserved, all or
+ * none (else 402 ai_image_limit_reached), and on the topic path the caption credit is spent. The
+ * job starts WAITING; what it does not use is given back if it fails.
  */
 export async function submitGeneration(
   deps: CoreDeps,
   scope: Scope,
   input: GenerateInput,
 ): Promise<{ jobId: string; status: 'WAITING'; total: number }> {
-  await requirePlatforms(deps, scope, input.platformIds);
   const total = input.slides?.length ?? input.slideCount ?? DEFAULT_SLIDES;
-  const left = await remainingCredits(deps, scope.accountId, 'image');
-  if (left < total) {
-    throw new AppError(
-      'ai_image_limit_reached',
-      `This slideshow needs ${total} image credits and the account has ${left} left this month; they reset on the 1st (UTC)`,
-    );
-  }
+  await checkJobPost(deps, scope, input, total);
   const jobId = randomUUID();
   const settings = await getAiSettings(deps, scope);
-  const captionSpend =
-    input.topic === undefined ? null : await spendCredit(deps, scope, 'caption', `generate:${jobId}`);
+  const slides = (input.slides ?? []).toSorted((a, b) => a.index - b.index);
+  const indexes = input.slides ? slides.map((slide) => slide.index) : Array.from({ length: total }, (_, i) => i);
+  const imageReservation = await reserveCredits(
+    deps,
+    scope,
+    'image',
+    indexes.map((index) => `${jobId}#${index}`),
+  );
+  let captionSpend: CreditSpend | null = null;
+  try {
+    if (input.topic !== undefined) captionSpend = await spendCredit(deps, scope, 'caption', `generate:${jobId}`);
+  } catch (error) {
+    await refundAll(deps, imageReservation);
+    throw error;
+  }
   const now = deps.now();
   const job: GenerationJobDoc = {
     _id: jobId,
@@ -54,10 +65,9 @@ export async function submitGeneration(
       settings: input.settings ?? {},
     },
     captionSpend,
+    imageReservation,
     generatedCaption: null,
-    slides: (input.slides ?? [])
-      .toSorted((a, b) => a.index - b.index)
-      .map((slide): GenerationSlideDoc => ({ ...slide, ...UNSTARTED })),
+    slides: slides.map((slide): GenerationSlideDoc => ({ ...slide, ...UNSTARTED })),
     total,
     completed: 0,
     postGroupId: null,
@@ -69,8 +79,41 @@ export async function submitGeneration(
     updatedAt: now,
     finishedAt: null,
   };
-  await queue(deps, job, captionSpend);
+  await queue(deps, job);
   return { jobId, status: 'WAITING', total };
+}
+
+/**
+ * Checks the post the job will make, as create posts would: the settings and content against each
+ * platform's live rules for a photo post of `total` composited JPEG slides, and the schedule time.
+ * Every platform must pass, since the job's spending is for all of them.
+ */
+async function checkJobPost(deps: CoreDeps, scope: Scope, input: GenerateInput, total: number): Promise<void> {
+  postTime(input, deps.now());
+  const checks = await checkPlatforms(
+    deps,
+    scope,
+    { platformIds: input.platformIds, content: input.content ?? '', settings: input.settings, threadReplies: [] },
+    plannedSlides(total),
+  );
+  const failures = checks.filter((check): check is PlatformFailure => !check.ok);
+  if (failures.length > 0) throw combinedFailure(failures);
+}
+
+/** The slides a job will post, as the post check sees media: READY JPEG images, none of them yet stored. */
+function plannedSlides(total: number): LoadedMedia {
+  const media = Array.from({ length: total }, (_, index) => ({
+    id: `slide ${index}`,
+    mediaType: 'image',
+    mimeType: 'image/jpeg',
+    size: null,
+    status: 'READY',
+  }));
+  return { media, docs: [], indexes: media.map((_, index) => index), issues: [] };
+}
+
+async function refundAll(deps: CoreDeps, spends: readonly CreditSpend[]): Promise<void> {
+  await Promise.all(spends.map((spend) => refundCredit(deps, spend)));
 }
 
 /** What a slide holds before the job has drawn anything for it. */
@@ -81,21 +124,14 @@ export const UNSTARTED = Object.freeze({
   warnings: [],
 });
 
-/** Stores and enqueues the job; if either fails, nothing stays behind and the caption credit is refunded. */
-async function queue(deps: CoreDeps, job: GenerationJobDoc, captionSpend: CreditSpend | null): Promise<void> {
+/** Stores and enqueues the job; if either fails, nothing stays behind and every credit is given back. */
+async function queue(deps: CoreDeps, job: GenerationJobDoc): Promise<void> {
   try {
     await deps.db.generationJobs.insertOne(job);
     await deps.jobs.enqueue(generateSlideshowJob, { jobId: job._id });
   } catch (error) {
     await deps.db.generationJobs.deleteOne({ _id: job._id });
-    if (captionSpend) await refundCredit(deps, captionSpend);
+    await refundAll(deps, [...(job.captionSpend ? [job.captionSpend] : []), ...(job.imageReservation ?? [])]);
     throw error;
   }
-}
-
-async function requirePlatforms(deps: CoreDeps, scope: Scope, platformIds: readonly string[]): Promise<void> {
-  const found = await deps.db.platforms
-    .find({ _id: { $in: [...platformIds] }, workspaceId: scope.workspaceId }, { projection: { _id: 1 } })
-    .toArray();
-  if (found.length !== new Set(platformIds).size) throw notFound('Platform');
 }

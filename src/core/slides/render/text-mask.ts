@@ -48,7 +48,7 @@ export async function drawTextMask(
   breakWords = false,
 ): Promise<TextMask> {
   await prepareFonts();
-  const { data, info } = await sharp({
+  const drawn = await sharp({
     text: {
       text: escapeMarkup(caption),
       font: fontDescription(style, caption, language, px),
@@ -61,8 +61,14 @@ export async function drawTextMask(
   })
     .extractChannel(0)
     .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+    .toBuffer({ resolveWithObject: true })
+    .catch((error: unknown) => {
+      // Text made only of characters no font draws (Unicode tags, say) has no ink: a blank caption.
+      if (error instanceof Error && error.message.includes('no text to render')) return null;
+      throw error;
+    });
+  if (!drawn) return { data: Buffer.alloc(1), width: 1, height: 1 };
+  return { data: drawn.data, width: drawn.info.width, height: drawn.info.height };
 }
 
 // The text is Pango markup: the characters markup gives meaning to are escaped.
