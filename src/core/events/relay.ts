@@ -5,11 +5,15 @@ import { isDuplicateKeyError } from '../errors.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
 import type { DomainEvent, EventType, OutboxDoc } from './documents.js';
 
-/** Delivers one outbox event to every consumer; on the due-task lane, so one worker runs it at a time. */
+/**
+ * Delivers one outbox event to every consumer; on the due-task lane, so one worker runs it at a time.
+ * It only reports, so the lane runs it after every due publish and status poll.
+ */
 export const deliverEventHandle = defineJobHandle({
   name: 'events.deliver',
   data: z.object({ eventId: z.string() }),
   queue: 'due-tasks',
+  priority: 'reporting',
 });
 
 /** An event about `subjectId`; its id is the subject's and the type's, so one change makes one event. */
