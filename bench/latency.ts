@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     );
     line('JOB_POLL_INTERVAL_MS', POLL_MS);
     line('posts by state', formatStates(outcomes.byState) + (settled ? '' : ' (timed out)'));
+    for (const [text, count] of outcomes.errors) line(`  ERROR ×${count}`, text);
     line(
       'inits that reached the emulator',
       `${latencies.length} of ${posts.length} (duplicates ${emulator.duplicates})`,
