@@ -17,6 +17,7 @@ import { startHttpServer, type RunningHttpServer } from '../src/http/server.js';
 import { createLogger } from '../src/logger.js';
 import { startInProcess } from './support/in-process.js';
 import { runLoad, type LoadResult } from './support/load.js';
+import { printSummary } from './support/summary.js';
 import { percentile } from './support/util.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -102,6 +103,15 @@ async function main(): Promise<void> {
     console.log(
       `Postdeck p99 at ${RATE}/s        ${ourP99.toFixed(2)} ms (goal < 10 ms): ${ourP99 < 10 ? 'PASS' : 'MISS'}`,
     );
+    printSummary('auth-path', {
+      postdeck_req_per_s: ourRate,
+      postdeck_p50_ms: p50[2] as number,
+      postdeck_p99_ms: ourP99,
+      postdeck_of_raw: ofRaw,
+      raw_req_per_s: rawRate,
+      raw_p99_ms: p99[1] as number,
+      bare_req_per_s: bareRate,
+    });
   } finally {
     for (const server of servers) await server.stop();
     await postdeck.stop();

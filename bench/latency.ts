@@ -13,6 +13,7 @@ import { formatStates, readEmulator, waitUntilSettled, type EmulatorView } from 
 import { createDuePosts } from './support/posts-phase.js';
 import { seedTenant, type CreatedPost } from './support/seed.js';
 import type { Cluster } from './support/cluster.js';
+import { printSummary } from './support/summary.js';
 import { line, ms, percentile } from './support/util.js';
 
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 2000);
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     );
     line('JOB_POLL_INTERVAL_MS', POLL_MS);
     line('posts by state', formatStates(outcomes.byState) + (settled ? '' : ' (timed out)'));
+    for (const [text, count] of outcomes.errors) line(`  ERROR ×${count}`, text);
     line(
       'inits that reached the emulator',
       `${latencies.length} of ${posts.length} (duplicates ${emulator.duplicates})`,
@@ -87,6 +89,18 @@ async function main(): Promise<void> {
       );
     }
     line('latency / baseline', `p50 ${(p50 / b50).toFixed(1)}x, p99 ${(p99 / b99).toFixed(1)}x`);
+    const claimed = stages['due → claimed'] ?? [];
+    printSummary('latency', {
+      init_p50_ms: p50,
+      init_p99_ms: p99,
+      init_max_ms: Math.max(...latencies),
+      claimed_p50_ms: percentile(claimed, 50),
+      claimed_p99_ms: percentile(claimed, 99),
+      baseline_p99_ms: b99,
+      inits: latencies.length,
+      posts: posts.length,
+      duplicates: emulator.duplicates,
+    });
     const pass = latencies.length === posts.length && p99 < GOAL_P99_MS && emulator.duplicates === 0;
     line('goal p99 < 1 s', pass ? 'PASS' : 'FAIL');
     if (!pass) process.exitCode = 1;

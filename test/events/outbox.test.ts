@@ -23,6 +23,12 @@ async function writeWithoutRelay(event: DomainEvent): Promise<void> {
   await t.db.collection('posts').insertOne({ _id: event.subjectId as never, updatedAt: new Date(), events: [event] });
 }
 
+/** The event ids a stored delivery task carries (a batch, or one event in the earlier shape). */
+function deliveredIds(data: unknown): string[] {
+  const { eventIds, eventId } = data as { eventIds?: string[]; eventId?: string };
+  return eventIds ?? (eventId ? [eventId] : []);
+}
+
 describe('the event outbox', () => {
   it('relays an event once, however many times it is relayed', async () => {
     const event = eventFor('post-relayed-twice');
@@ -31,6 +37,27 @@ describe('the event outbox', () => {
     const stored = await t.deps.db.outbox.find({ _id: event.id }).toArray();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ type: 'draft.created', subjectId: 'post-relayed-twice', dispatched: true });
+  });
+
+  it('relays events that arrive together with one delivery task for all of them', async () => {
+    const events = Array.from({ length: 20 }, (_, i) => eventFor(`post-of-a-busy-minute-${i}`));
+    await Promise.all(events.map((event) => relayEvents(t.deps, [event])));
+    const ids = new Set(events.map((event) => event.id));
+    const stored = await t.deps.db.outbox.find({ _id: { $in: [...ids] } }).toArray();
+    expect(stored).toHaveLength(20);
+    expect(stored.every((doc) => doc.dispatched)).toBe(true);
+    const tasks = (await t.deps.db.dueTasks.find({ name: 'events.deliver' }).toArray()).filter((task) =>
+      deliveredIds(task.data).some((id) => ids.has(id)),
+    );
+    expect(tasks).toHaveLength(1);
+    expect(new Set(deliveredIds(tasks[0]!.data))).toEqual(ids);
+  });
+
+  it('keeps a delivery whose event is not in the outbox yet for a retry, rather than dropping it', async () => {
+    const consumers: EventConsumer[] = [{ name: 'steady', handle: () => Promise.resolve() }];
+    await expect(deliverEvent(t.deps, consumers, 'post-not-relayed-yet:post.published')).rejects.toThrow(
+      'not in the outbox yet',
+    );
   });
 
   it('relays, through the sweep, an event whose process died between its write and the relay', async () => {

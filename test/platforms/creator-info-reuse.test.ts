@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCreatorInfo } from '../../src/core/platforms/creator-info-cache.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { makeJpeg } from '../support/media.js';
@@ -84,6 +85,16 @@ describe('creator info under bursts of API reads', () => {
       expect(a.calls + b.calls).toBe(before);
     },
   );
+
+  it('lets the engine reuse its own fresh answer with no database read before each init', SLOW, async () => {
+    const { platform } = await connectCreator(w);
+    const first = await readCreatorInfo(w.t.deps, platform, 'background');
+    // Were the engine to look in the database again, it would find nothing and ask TikTok anew.
+    await w.t.deps.db.creatorInfo.deleteOne({ _id: platform._id });
+    const again = await readCreatorInfo(w.t.deps, platform, 'background');
+    expect(again.checkedAt).toEqual(first.checkedAt);
+    expect(await w.t.deps.db.creatorInfo.countDocuments({ _id: platform._id })).toBe(0);
+  });
 
   it(
     'answers 429 rate_limited with Retry-After at once when requests have used their share, while the engine still publishes',

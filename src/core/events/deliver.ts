@@ -11,19 +11,37 @@ export interface EventConsumer {
   handle(deps: CoreDeps, event: DomainEvent): Promise<void>;
 }
 
-/** The job delivering one event to `consumers`; retried with backoff until every consumer has handled it. */
-export function eventDeliveryJob(consumers: readonly EventConsumer[]): JobDefinition<{ eventId: string }> {
+/** The job delivering a batch of events to `consumers`; retried with backoff until every consumer has handled each. */
+export function eventDeliveryJob(consumers: readonly EventConsumer[]): JobDefinition<{ eventIds: string[] }> {
   return defineJob({
     ...deliverEventHandle,
     retry: { maxRetries: 6, delayMs: 2_000, maxDelayMs: 120_000 },
     lockLifetimeMs: 60_000,
-    perform: ({ eventId }, { deps }) => deliverEvent(deps, consumers, eventId),
+    perform: ({ eventIds }, { deps }) => deliverEvents(deps, consumers, eventIds),
   });
+}
+
+/** Delivers each event in turn; the first failure is thrown after every event has had its turn. */
+export async function deliverEvents(
+  deps: CoreDeps,
+  consumers: readonly EventConsumer[],
+  eventIds: readonly string[],
+): Promise<void> {
+  let failure: Error | undefined;
+  for (const eventId of eventIds) {
+    try {
+      await deliverEvent(deps, consumers, eventId);
+    } catch (error) {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  if (failure !== undefined) throw failure;
 }
 
 /**
  * Hands the event to each consumer that has no receipt for it yet, and records a receipt when one
- * succeeds; a failure is thrown after the others have had their turn, so only it is retried.
+ * succeeds; a failure is thrown after the others have had their turn, so only it is retried. An
+ * event not in the outbox yet (its relay enqueues the delivery before it inserts) is retried too.
  */
 export async function deliverEvent(
   deps: CoreDeps,
@@ -31,7 +49,7 @@ export async function deliverEvent(
   eventId: string,
 ): Promise<void> {
   const doc = await deps.db.outbox.findOne({ _id: eventId });
-  if (!doc) return;
+  if (!doc) throw new Error(`the event ${eventId} is not in the outbox yet`);
   const event = eventOf(doc);
   let failure: Error | undefined;
   for (const consumer of consumers) {

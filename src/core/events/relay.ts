@@ -3,13 +3,22 @@ import type { Actor } from '../actor.js';
 import type { CoreDeps } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
+import type { JobQueue } from '../jobs/queue.js';
 import type { DomainEvent, EventType, OutboxDoc } from './documents.js';
 
-/** Delivers one outbox event to every consumer; on the due-task lane, so one worker runs it at a time. */
+/**
+ * Delivers outbox events to every consumer; on the due-task lane, so one worker runs it at a time.
+ * It only reports, so the lane runs it after every due publish and status poll. One task carries
+ * the events of one relay batch (`{ eventId }`, the shape of one event a task, is still read).
+ */
 export const deliverEventHandle = defineJobHandle({
   name: 'events.deliver',
-  data: z.object({ eventId: z.string() }),
+  data: z.preprocess(
+    (raw) => (raw && typeof raw === 'object' && 'eventId' in raw ? { eventIds: [raw.eventId] } : raw),
+    z.object({ eventIds: z.array(z.string()).min(1) }),
+  ),
   queue: 'due-tasks',
+  priority: 'reporting',
 });
 
 /** An event about `subjectId`; its id is the subject's and the type's, so one change makes one event. */
@@ -22,36 +31,72 @@ export function domainEvent(
   return { id: `${subject.subjectId}:${type}`, type, ...rest, ...(generationJobId ? { generationJobId } : {}), at };
 }
 
+/** Events waiting for the next batch of a process (per job queue), and the batch being written. */
+interface Relay {
+  queued: DomainEvent[];
+  next: Promise<void> | null;
+  writing: Promise<void> | null;
+}
+const relays = new WeakMap<JobQueue, Relay>();
+
 /**
  * Copies events already stored on their documents into the outbox and enqueues their delivery. Called
  * right after the write that recorded them; if this process dies first, the relay sweep does it. Never
  * throws: the change is stored, and the sweep retries what failed here.
+ *
+ * Events relayed while a batch is being written go together in the next one (one delivery task and
+ * one outbox insert for the batch, not three writes an event), so under load the relay costs the
+ * database a few writes a second however many posts are published.
  */
-export async function relayEvents(deps: CoreDeps, events: readonly DomainEvent[]): Promise<void> {
-  for (const event of events) {
-    try {
-      await relayEvent(deps, event);
-    } catch (error) {
-      deps.logger.warn({ err: error, eventId: event.id }, 'relaying an event failed; the relay sweep will retry');
-    }
-  }
+export function relayEvents(deps: CoreDeps, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return Promise.resolve();
+  let relay = relays.get(deps.jobs);
+  if (!relay) relays.set(deps.jobs, (relay = { queued: [], next: null, writing: null }));
+  const current = relay;
+  current.queued.push(...events);
+  current.next ??= (async () => {
+    await current.writing;
+    current.next = null;
+    const batch = current.queued.splice(0);
+    current.writing = writeBatch(deps, batch);
+    await current.writing;
+    current.writing = null;
+  })();
+  return current.next;
 }
 
-async function relayEvent(deps: CoreDeps, event: DomainEvent): Promise<void> {
-  const { id, ...fields } = event;
-  const doc: OutboxDoc = { _id: id, ...fields, relayedAt: deps.now(), dispatched: false };
+/**
+ * The delivery task first, then the outbox documents, already marked dispatched: a delivery that
+ * runs before its documents are in finds them missing and is retried; a process that dies between
+ * the two leaves events missing from the outbox, which the sweep relays again.
+ */
+async function writeBatch(deps: CoreDeps, batch: readonly DomainEvent[]): Promise<void> {
+  const unique = [...new Map(batch.map((event) => [event.id, event])).values()];
   try {
-    await deps.db.outbox.insertOne(doc);
+    await deps.jobs.enqueue(deliverEventHandle, { eventIds: unique.map((event) => event.id) });
+    const relayedAt = deps.now();
+    const docs = unique.map(({ id, ...fields }): OutboxDoc => ({ _id: id, ...fields, relayedAt, dispatched: true }));
+    await deps.db.outbox.insertMany(docs, { ordered: false }).catch((error: unknown) => {
+      // Events relayed before (the sweep and a process both relayed them) keep their first copy.
+      if (!onlyDuplicates(error)) throw error;
+    });
   } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    const stored = await deps.db.outbox.findOne({ _id: id }, { projection: { dispatched: 1 } });
-    if (stored?.dispatched !== false) return;
+    deps.logger.warn(
+      { err: error, eventIds: unique.map((event) => event.id) },
+      'relaying events failed; the relay sweep will retry',
+    );
   }
-  await dispatchEvent(deps, id);
 }
 
 /** Enqueues the delivery of an outbox event and notes that it was (a second enqueue is harmless). */
 export async function dispatchEvent(deps: CoreDeps, eventId: string): Promise<void> {
-  await deps.jobs.enqueue(deliverEventHandle, { eventId });
+  await deps.jobs.enqueue(deliverEventHandle, { eventIds: [eventId] });
   await deps.db.outbox.updateOne({ _id: eventId }, { $set: { dispatched: true } });
+}
+
+/** True when every write a bulk insert refused was refused as a duplicate `_id`. */
+function onlyDuplicates(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  if (!Array.isArray(writeErrors)) return isDuplicateKeyError(error);
+  return writeErrors.length > 0 && writeErrors.every((writeError) => isDuplicateKeyError(writeError));
 }

@@ -37,6 +37,7 @@ export function defineJob<Data>(
     lockLifetimeMs: 10 * 60_000,
     concurrency: 5,
     queue: 'agenda' as const,
+    priority: 'normal' as const,
     ...definition,
   });
 }

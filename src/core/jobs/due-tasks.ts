@@ -5,7 +5,7 @@ import type { DueTaskDoc } from './documents.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { claimLease, renewLease } from '../db/leases.js';
 import type { AnyJobDefinition } from './define-job.js';
-import type { JobHandle } from './job-handle.js';
+import type { JobHandle, JobPriority } from './job-handle.js';
 
 /** Tuning of the lane; defaults suit production, tests shorten them. */
 export interface DueTaskLaneOptions {
@@ -16,7 +16,12 @@ export interface DueTaskLaneOptions {
   pollIntervalMs: number;
   /** Tasks this process runs at once. */
   concurrency: number;
+  /** Of those, `reporting` tasks at most (default a quarter, at least one): the rest stay free for posts. */
+  reportingConcurrency?: number;
 }
+
+/** The order tasks are claimed in, by their definition's priority (see JobHandle.priority). */
+const RANK: Record<JobPriority, number> = { publishing: 0, normal: 1, reporting: 2 };
 
 /** A task is claimed for this long and renewed while it runs, so a killed worker's task is free again soon. */
 const CLAIM_MS = 30_000;
@@ -37,15 +42,24 @@ const KEEP_DONE_MS = 2 * 60_000;
  * workers). The claimer marks it done (kept a while as a tombstone, so the slot walk stays unbroken); a done
  * task needs no claim, so the claim is left to lapse rather than released (one write less per task). A
  * task whose worker died is free again once its 30 s claim lapses; a failed one is re-queued with the
- * definition's backoff. A full read every 15 s finds tasks of seconds nobody walked. At-least-once:
+ * definition's backoff. A full read every 15 s finds tasks of seconds nobody walked. Tasks due together
+ * are claimed by priority (JobHandle.priority): a due post before anything else, and work that only
+ * reports when nothing else waits, a few at a time. At-least-once:
  * performs guard side effects with their own claims.
  */
 export function createDueTaskLane(options: DueTaskLaneOptions) {
   const { db, logger } = options;
   const definitions = new Map(options.definitions.map((d) => [d.name, d]));
+  const reportingLimit = options.reportingConcurrency ?? Math.max(1, Math.floor(options.concurrency / 4));
+  const rankOf = (task: DueTaskDoc) => RANK[definitions.get(task.name)?.priority ?? 'normal'];
+  /** Running tasks that only report (their count is capped by `reportingLimit`). */
+  let reporting = 0;
+  /** A start of waiting tasks is pending: timers firing together all queue before any is claimed. */
+  let startPending = false;
   const known = new Set<string>(); // tasks armed, waiting or running here
   const waiting: DueTaskDoc[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  /** Tasks armed on a timer and not yet due, by id. */
+  const armed = new Map<string, { task: DueTaskDoc; timer: NodeJS.Timeout }>();
   const running = new Map<string, Promise<void>>();
   /** Per second (epoch s) walked: the next slot to look at. Seconds far behind are forgotten. */
   const walked = new Map<number, number>();
@@ -61,15 +75,23 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   function arm(task: DueTaskDoc): void {
     if (task.done || known.has(task._id)) return;
     known.add(task._id);
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer);
-        waiting.push(task);
-        startWaiting();
-      },
-      Math.max(0, task.runAt.getTime() - Date.now()),
-    );
-    timers.add(timer);
+    const timer = setTimeout(releaseDue, Math.max(0, task.runAt.getTime() - Date.now()));
+    armed.set(task._id, { task, timer });
+  }
+
+  /**
+   * Moves every armed task now due to `waiting` (not only the one whose timer fired: timers of one
+   * moment may fire a millisecond apart), then starts what the slots allow.
+   */
+  function releaseDue(): void {
+    const now = Date.now();
+    for (const [id, { task, timer }] of armed) {
+      if (task.runAt.getTime() > now) continue;
+      clearTimeout(timer);
+      armed.delete(id);
+      waiting.push(task);
+    }
+    scheduleStart();
   }
 
   /** Walks the slots of the seconds from a little ago to the horizon, arming what is not done. */
@@ -100,13 +122,31 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     for (const task of all) if (task.runAt.getTime() <= horizon) arm(task);
   }
 
+  /** Starts waiting tasks once this turn's timers have all fired, so the claim order sees every due task. */
+  function scheduleStart(): void {
+    if (startPending) return;
+    startPending = true;
+    setImmediate(() => {
+      startPending = false;
+      startWaiting();
+    });
+  }
+
+  /**
+   * Claims waiting tasks into free slots: publishing first, then by due time. A reporting task starts
+   * only when nothing else waits and fewer than `reportingLimit` run, so slots stay free for posts.
+   */
   function startWaiting(): void {
-    waiting.sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
+    waiting.sort((a, b) => rankOf(a) - rankOf(b) || a.runAt.getTime() - b.runAt.getTime());
     while (!stopped && running.size < options.concurrency && waiting.length > 0) {
+      const reports = rankOf(waiting[0]!) === RANK.reporting;
+      if (reports && reporting >= reportingLimit) return;
       const task = waiting.shift()!;
+      if (reports) reporting += 1;
       const run = runTask(task)
         .catch((error: unknown) => logger.error({ err: error, task: task._id, job: task.name }, 'task run failed'))
         .finally(() => {
+          if (reports) reporting -= 1;
           running.delete(task._id);
           known.delete(task._id);
           startWaiting();
@@ -214,8 +254,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     async stop(drainMs: number): Promise<{ unfinished: number }> {
       stopped = true;
       clearTimeout(ticker);
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      for (const { timer } of armed.values()) clearTimeout(timer);
+      armed.clear();
       waiting.length = 0;
       const timeout = new Promise((resolve) => setTimeout(resolve, drainMs).unref());
       // A look in flight finishes first (the database closes after stop(), mid-query it would fail),

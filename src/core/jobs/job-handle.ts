@@ -13,11 +13,19 @@ export interface JobHandle<Data> {
    * for numerous short jobs due at exact times (publishing), see src/core/jobs/due-tasks.ts.
    */
   readonly queue: 'agenda' | 'due-tasks';
+  /**
+   * Which due tasks a due-task lane claims first: `publishing` (a post's publish and status polls)
+   * before `normal`, and `reporting` (work that only tells someone, like event delivery) only while
+   * no other task waits, a few at a time, so it never holds a due post back.
+   */
+  readonly priority: JobPriority;
 }
+
+export type JobPriority = 'publishing' | 'normal' | 'reporting';
 
 /** Declares a job handle; Agenda keeps the job unless `queue` says otherwise. */
 export function defineJobHandle<Data>(
   handle: Pick<JobHandle<Data>, 'name' | 'data'> & Partial<JobHandle<Data>>,
 ): JobHandle<Data> {
-  return Object.freeze({ queue: 'agenda' as const, ...handle });
+  return Object.freeze({ queue: 'agenda' as const, priority: 'normal' as const, ...handle });
 }

@@ -20,13 +20,22 @@ export interface CreatorInfoRead extends TikTokCreatorInfoResult {
 
 // Reads under way in this process, by platform and caller: a burst shares one TikTok call.
 const underWay = new WeakMap<CoreDeps['db'], Map<string, Promise<CreatorInfoRead>>>();
+// The engine's last answer in this process, by platform: reused while fresh without a database read
+// (its check runs before every init, on the path a due post waits on).
+const lastRead = new WeakMap<CoreDeps['db'], Map<string, CreatorInfoRead>>();
 
 /**
  * The account's creator info, from the database when another read (in any process) made it within
  * CREATOR_INFO_REUSE_MS, else from TikTok. `caller` is `request` for people and agents (refused
- * with `rate_limited` rather than made to wait) and `background` for the publishing engine.
+ * with `rate_limited` rather than made to wait) and `background` for the publishing engine, which
+ * first takes a fresh answer it read itself in this process (another process's newer read may then
+ * go unseen for the rest of the half minute; TikTok's init refuses what the creator no longer allows).
  */
 export function readCreatorInfo(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
+  let remembered = lastRead.get(deps.db);
+  if (!remembered) lastRead.set(deps.db, (remembered = new Map<string, CreatorInfoRead>()));
+  const known = remembered.get(platform._id);
+  if (caller === 'background' && known && isFresh(deps, known.checkedAt)) return Promise.resolve(known);
   // The database read is shared too: a caller that missed it must not start a second TikTok call
   // just after the first one stored its answer.
   let reads = underWay.get(deps.db);
@@ -34,14 +43,21 @@ export function readCreatorInfo(deps: CoreDeps, platform: PlatformDoc, caller: T
   const key = `${platform._id}:${caller}`;
   const shared = reads.get(key);
   if (shared) return shared;
-  const read = storedOrFetched(deps, platform, caller).finally(() => reads.delete(key));
+  const memory = remembered;
+  const read = storedOrFetched(deps, platform, caller)
+    .then((answer) => {
+      if (caller === 'background') memory.set(platform._id, answer);
+      if (memory.size > 10_000) memory.clear();
+      return answer;
+    })
+    .finally(() => reads.delete(key));
   reads.set(key, read);
   return read;
 }
 
 async function storedOrFetched(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
   const stored = await deps.db.creatorInfo.findOne({ _id: platform._id });
-  if (stored && deps.now().getTime() - stored.fetchedAt.getTime() < CREATOR_INFO_REUSE_MS) {
+  if (stored && isFresh(deps, stored.fetchedAt)) {
     return { ...stored.result, checkedAt: stored.fetchedAt };
   }
   return fetchAndStore(deps, platform, caller);
@@ -49,7 +65,12 @@ async function storedOrFetched(deps: CoreDeps, platform: PlatformDoc, caller: Ti
 
 /** Forgets an account's stored creator info (disconnected, or connected again). */
 export async function forgetCreatorInfo(deps: CoreDeps, platformId: string): Promise<void> {
+  lastRead.get(deps.db)?.delete(platformId);
   await deps.db.creatorInfo.deleteOne({ _id: platformId });
+}
+
+function isFresh(deps: CoreDeps, checkedAt: Date): boolean {
+  return deps.now().getTime() - checkedAt.getTime() < CREATOR_INFO_REUSE_MS;
 }
 
 async function fetchAndStore(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {

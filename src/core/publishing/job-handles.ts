@@ -8,6 +8,7 @@ export const publishPostHandle = defineJobHandle({
   name: 'posts.publish',
   data: z.object({ postId: z.string().min(1) }),
   queue: 'due-tasks',
+  priority: 'publishing',
 });
 
 export const pollStatusData = z.object({
@@ -34,6 +35,7 @@ export const pollStatusHandle = defineJobHandle({
   name: 'posts.poll-status',
   data: pollStatusData,
   queue: 'due-tasks',
+  priority: 'publishing',
 });
 
 /** The periodic sweep for lost jobs and dead workers. */
