@@ -136,6 +136,7 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
   const job = await call(server, tenant.apiKey, 'POST', '/slides/generate', {
     platformIds: [platform._id],
     mode: 'draft',
+    settings: goodSettings,
     slides: [{ index: 0, caption: 'fixture', imagePrompt: 'a cat' }],
   });
   if (job.status !== 202) throw new Error(`fixture job answered ${job.status}: ${job.text}`);
