@@ -16,5 +16,10 @@ export const NOT_BLANK = new RegExp(`[^${SPACE_CLASS}]`);
  * 255 and refused `"\u000b"` for being empty, neither of which a schema-reading client can know.)
  */
 export function trimmedText(max: number): z.ZodString {
-  return z.string().max(max).regex(NOT_BLANK, { message: 'must have a character other than spaces' }).trim();
+  return z
+    .string()
+    .min(1, { abort: true })
+    .max(max)
+    .regex(NOT_BLANK, { message: 'must have a character other than spaces' })
+    .trim();
 }

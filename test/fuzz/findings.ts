@@ -34,18 +34,6 @@ export interface Finding {
 /** What a judge holds against one answer. */
 export type Verdict = Pick<Finding, 'kind' | 'note' | 'unstated'>;
 
-/** A finding another branch fixes: the CI test lets it pass until the lead merges that fix and empties the list. */
-export interface KnownFinding {
-  kind: FindingKind;
-  surface: 'rest' | 'mcp';
-  /** The operations (REST label or tool name) it shows on. */
-  operation: RegExp;
-  /** Exactly which answers: a predicate on the finding, so an unrelated failure of the same operation still fails. */
-  matches(finding: Finding): boolean;
-  /** The cause, and who fixes it. */
-  why: string;
-}
-
 /** Findings of one cause: same surface, kind, operation, status, code and detail paths. */
 export function groupKey(finding: Finding): string {
   const status = finding.status === undefined ? '' : ` ${finding.status}`;
@@ -101,30 +89,6 @@ export function report(findings: readonly Finding[], title: string): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, members]) => `${key} — ${members.length}×\n${describeFinding(members[0]!)}`);
   return [`${title}: ${findings.length} finding(s) in ${groups.size} group(s)`, ...parts].join('\n\n');
-}
-
-/** Splits findings into the known ones (by `known`) and the rest; also which known entries matched nothing. */
-export function sortOut(
-  findings: readonly Finding[],
-  known: readonly KnownFinding[],
-): { unexpected: Finding[]; expected: Finding[]; unmatched: KnownFinding[] } {
-  const used = new Set<KnownFinding>();
-  const unexpected: Finding[] = [];
-  const expected: Finding[] = [];
-  for (const finding of findings) {
-    const entry = known.find(
-      (each) =>
-        each.kind === finding.kind &&
-        each.surface === finding.surface &&
-        each.operation.test(finding.operation) &&
-        each.matches(finding),
-    );
-    if (entry) {
-      used.add(entry);
-      expected.push(finding);
-    } else unexpected.push(finding);
-  }
-  return { unexpected, expected, unmatched: known.filter((entry) => !used.has(entry)) };
 }
 
 /** The detail paths (numbers as `*`) and causes of an error's `details`, as findings carry them. */

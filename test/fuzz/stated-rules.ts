@@ -28,6 +28,8 @@ const STATED_RULES: readonly StatedRule[] = [
   { field: 'cursor', says: 'nextCursor of the previous page' },
   // A listing's window is bounded.
   { field: 'endDate', says: 'at most 93 days after it' },
+  // Slides: each index once (also the `x-unique-by: index` extension).
+  { field: 'slides', says: 'each index at most once' },
   // Generation: the topic path's options.
   { field: 'slideCount', says: 'topic path only' },
   { field: 'slideLength', says: 'topic path only' },

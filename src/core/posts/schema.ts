@@ -17,6 +17,9 @@ const DateTimeSchema = z.iso.datetime({ offset: true });
  * as its posting schema says (`GET /platforms/{id}/schema`, checked there). Any key no platform
  * knows is refused, which the schema states (`additionalProperties: false`).
  */
+/** How every settings field states its rules: those of the account's posting schema, and storable keys. */
+export const SETTINGS_RULES =
+  "see the platform's posting schema; no key, at any depth, may start with $ or contain a dot or NUL";
 const SettingsSchema = storableObject().meta({
   properties: Object.fromEntries(
     [...new Set([...TIKTOK_SETTING_KEYS.video, ...TIKTOK_SETTING_KEYS.photo])].map((key) => [key, {}]),
@@ -104,7 +107,7 @@ export const ThreadReplySchema = z.object({
     .nullable()
     .optional()
     .describe('minutes after the root post was published; null or omitted: right after it'),
-  settings: SettingsSchema.optional().describe('provider settings of the reply; default {}'),
+  settings: SettingsSchema.optional().describe(`provider settings of the reply; default {}; ${SETTINGS_RULES}`),
   mediaIds: z.array(z.uuid()).max(MAX_MEDIA_IDS).optional().describe('only where the platform schema allows'),
 });
 export type ThreadReplyInput = z.infer<typeof ThreadReplySchema>;
@@ -151,7 +154,7 @@ export const CreatePostsInputSchema = z
       .max(MAX_MEDIA_IDS)
       .default([])
       .describe('READY media, in order: exactly one video, or 1 to 35 images'),
-    settings: SettingsSchema.optional().describe("provider settings; see the platform's posting schema"),
+    settings: SettingsSchema.optional().describe(`provider settings; ${SETTINGS_RULES}`),
     threadReplies: z
       .array(ThreadReplySchema)
       .max(MAX_THREAD_REPLIES)
@@ -183,6 +186,8 @@ export const PublishPostInputSchema = PostIdInputSchema.extend({
     .string()
     .optional()
     .describe("reviewed content, stored before publishing; its length limit is in the platform's posting schema"),
-  settings: SettingsSchema.optional().describe('reviewed provider settings, stored before publishing (replace all)'),
+  settings: SettingsSchema.optional().describe(
+    `reviewed provider settings, stored before publishing (replace all); ${SETTINGS_RULES}`,
+  ),
 }).meta(SCHEDULE_NEEDS_TIME);
 export type PublishPostInput = z.infer<typeof PublishPostInputSchema>;

@@ -5,13 +5,7 @@ export { SignInInputSchema, SignUpInputSchema } from '../../core/identity/schema
 
 /** POST /auth/device/start: an empty object, or the name of the requesting client. */
 export const DeviceStartBodySchema = z.object({
-  client_name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('shown on the approval page and used as the key name'),
+  client_name: trimmedText(100).optional().describe('shown on the approval page and used as the key name'),
 });
 
 /** POST /auth/device/token. Extra RFC fields (grant_type, client_id) are accepted and ignored. */

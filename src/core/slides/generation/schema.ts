@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../../errors.js';
 import { requireVisible } from '../../operations/visible-text.js';
-import { CreatePostsInputSchema, requireTimeToSchedule, SCHEDULE_NEEDS_TIME } from '../../posts/schema.js';
+import {
+  CreatePostsInputSchema,
+  requireTimeToSchedule,
+  SCHEDULE_NEEDS_TIME,
+  SETTINGS_RULES,
+} from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
 import { UNIQUE_INDEXES } from '../composite-schema.js';
 import { LanguageSchema } from '../languages.js';
@@ -56,7 +61,9 @@ export const GenerateInputSchema = strictSlidesInput({
     .enum(TEXT_EFFECTS)
     .optional()
     .describe('outline (default): white text, dark outline; box: dark text on a white box'),
-  settings: CreatePostsInputSchema.shape.settings.describe("the created post's provider settings; default {}"),
+  settings: CreatePostsInputSchema.shape.settings.describe(
+    `the created post's provider settings; default {}; ${SETTINGS_RULES}`,
+  ),
 }).meta({
   allOf: [
     { oneOf: [{ required: ['topic'] }, { required: ['slides'] }], description: 'exactly one of topic or slides' },
