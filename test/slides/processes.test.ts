@@ -122,8 +122,9 @@ describe('AI slides across server processes on one database', () => {
   it('finishes a job once when its worker is SIGKILLed mid-job and another takes over', async () => {
     const tenant = await buildTenant(core.deps, { plan: 'creator' });
     const platform = await connectAccount(core.deps, systemScope(tenant), (await f.createAccount()).openId);
-    // Slow images (2 at a time, 1.5 s each): the 6-slide job is still drawing when its worker dies.
-    openai.control.setLatency({ imagesMs: 1_500 });
+    // Slow images (2 at a time, 10 s each): once 2 slides are drawn the job has 20 s of drawing
+    // left, so it is still drawing when its worker dies, however slowly this test reads it.
+    openai.control.setLatency({ imagesMs: 10_000 });
     const first = startWorker('worker-1');
     const submitted = await api(0, tenant.apiKey, 'POST', '/slides/generate', {
       platformIds: [platform._id],
@@ -136,7 +137,7 @@ describe('AI slides across server processes on one database', () => {
     const jobId = submitted.body.jobId as string;
     const read = async () => (await api(1, tenant.apiKey, 'GET', `/slides/generate/${jobId}`)).body;
     let job = await read();
-    for (let i = 0; i < 600 && !(Number(job.completed) >= 2); i++) {
+    for (let i = 0; i < 2_400 && !(Number(job.completed) >= 2); i++) {
       await sleep(50);
       job = await read();
     }
@@ -164,7 +165,7 @@ describe('AI slides across server processes on one database', () => {
     const stored = await core.deps.db.generationJobs.findOne({ _id: jobId });
     expect(posts[0]?.mediaIds).toEqual(stored?.slides.map((slide) => slide.compositeMediaId));
     expect(posts[0]?.groupId).toBe(job.postGroupId);
-  }, 150_000);
+  }, 300_000);
 
   it('reserves at submit through two processes: 14 of 20 10-slide jobs against 141 credits, all DONE across a SIGKILLed worker', async () => {
     const tenant = await buildTenant(core.deps, { plan: 'studio' });
