@@ -1,10 +1,10 @@
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { removeIfUnchanged } from '../db/embedded/lock.js';
+import { readIfPresent, removeIfUnchanged } from '../db/embedded/lock.js';
 import { isPidAlive } from '../db/embedded/proc.js';
 
 /**
@@ -79,13 +79,8 @@ export async function takeServeLock(config: Config): Promise<() => Promise<void>
 
 /** The live holder of the lock file, or null; a stale file (dead pid, earlier boot, unreadable) is removed. */
 async function liveHolder(file: string): Promise<{ record: ServeRecord } | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readIfPresent(file);
+  if (text === null) return null;
   const record = parseRecord(text);
   const live =
     record !== null &&

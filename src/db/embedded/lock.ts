@@ -102,6 +102,16 @@ async function readHolder(file: string): Promise<Holder> {
   return alive ? { state: 'held', pid: owner.pid } : { state: 'stale', text };
 }
 
+/** The file's text, or null when there is no such file. */
+export async function readIfPresent(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 /** Unlinks `file` only if its current content still passes `check` (narrows the race with a new owner). */
 export async function removeIfUnchanged(file: string, check: (text: string) => boolean): Promise<void> {
   try {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { removeIfUnchanged } from './lock.js';
+import { readIfPresent, removeIfUnchanged } from './lock.js';
 import { canConnect, isPidAlive } from './proc.js';
 import type { EmbeddedKind, RunningDatabase } from './types.js';
 
@@ -71,13 +71,8 @@ function parseEntry(text: string): RegistryEntry | null {
  */
 export async function findRunningEmbeddedDatabase(dataDir: string): Promise<RunningDatabase | null> {
   const file = registryPath(dataDir);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readIfPresent(file);
+  if (text === null) return null;
   const entry = parseEntry(text);
   if (entry !== null && isPidAlive(entry.pid) && (await canConnect(entry.uri))) {
     return { uri: entry.uri, kind: entry.kind };
