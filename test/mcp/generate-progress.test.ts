@@ -3,18 +3,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAiStack, type AiStack } from '../support/ai.js';
-import { connectedTenant, DIRECT } from '../support/posts.js';
+import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
+import { DIRECT } from '../support/posts.js';
 
 // generate_slideshow over Streamable HTTP on the emulators, with a worker running the job.
 let stack: AiStack;
 const clients: Client[] = [];
 beforeAll(async () => {
   stack = await startAiStack({
-    plans: {
-      free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
-      creator: { captionCredits: 50, imageCredits: 50, monthlyPosts: 50 },
-    },
+    plans: FREE_AND_CREATOR_PLANS,
   });
 });
 afterAll(async () => {
@@ -23,8 +20,7 @@ afterAll(async () => {
 });
 
 async function creator() {
-  const { tenant, platform } = await connectedTenant(stack.t, stack.f);
-  await stack.t.db.collection('accounts').updateOne({ _id: tenant.accountId as never }, { $set: { plan: 'creator' } });
+  const { tenant, platform } = await creatorTenant(stack);
   const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${stack.server.url}/mcp`), {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAiStack, type AiStack } from '../support/ai.js';
+import { FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
 import { buildTenant } from '../support/factories.js';
 import { makeJpeg, upload } from '../support/media.js';
 import { call, connectedTenant, detailPaths, DIRECT } from '../support/posts.js';
@@ -9,10 +9,7 @@ import { call, connectedTenant, detailPaths, DIRECT } from '../support/posts.js'
 let stack: AiStack;
 beforeAll(async () => {
   stack = await startAiStack({
-    plans: {
-      free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
-      creator: { captionCredits: 50, imageCredits: 50, monthlyPosts: 50 },
-    },
+    plans: FREE_AND_CREATOR_PLANS,
   });
 });
 afterAll(() => stack.stop());

@@ -4,9 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAiStack, type AiStack } from '../support/ai.js';
+import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
 import { buildTenant } from '../support/factories.js';
-import { call, connectedTenant, DIRECT } from '../support/posts.js';
+import { call, DIRECT } from '../support/posts.js';
 
 // What the model writes is checked and made well-formed before it is stored or answered.
 const ATTEMPTS = 3;
@@ -15,10 +15,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   stack = await startAiStack({
     ai: { attempts: ATTEMPTS },
-    plans: {
-      free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
-      creator: { captionCredits: 50, imageCredits: 50, monthlyPosts: 50 },
-    },
+    plans: FREE_AND_CREATOR_PLANS,
   });
 });
 afterAll(async () => {
@@ -92,10 +89,7 @@ describe('a model answer with an invisible caption', () => {
   });
 
   it('in a generation job is asked for again and the job ends DONE', async () => {
-    const { tenant, platform } = await connectedTenant(stack.t, stack.f);
-    await stack.t.db
-      .collection('accounts')
-      .updateOne({ _id: tenant.accountId as never }, { $set: { plan: 'creator' } });
+    const { tenant, platform } = await creatorTenant(stack);
     const topic = `invisible job ${randomUUID().slice(0, 8)}`;
     stack.openai.control.faults.add({
       endpoint: 'chat',

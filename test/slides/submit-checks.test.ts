@@ -2,9 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAiStack, type AiStack } from '../support/ai.js';
+import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
 import { makeJpeg, upload } from '../support/media.js';
-import { call, connectedTenant, DIRECT, type Detail } from '../support/posts.js';
+import { call, DIRECT, type Detail } from '../support/posts.js';
 
 // Everything a generation job needs is checked when it is submitted: nothing is spent on a job that
 // can only fail, and no bad input reaches the renderer or the database as a 500.
@@ -12,22 +12,13 @@ let stack: AiStack;
 const clients: Client[] = [];
 beforeAll(async () => {
   stack = await startAiStack({
-    plans: {
-      free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
-      creator: { captionCredits: 50, imageCredits: 50, monthlyPosts: 50 },
-    },
+    plans: FREE_AND_CREATOR_PLANS,
   });
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
   await stack.stop();
 });
-
-async function creator() {
-  const { tenant, platform } = await connectedTenant(stack.t, stack.f);
-  await stack.t.db.collection('accounts').updateOne({ _id: tenant.accountId as never }, { $set: { plan: 'creator' } });
-  return { tenant, platform };
-}
 
 async function mcp(apiKey: string): Promise<Client> {
   const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
@@ -65,7 +56,7 @@ describe('generate checks the post it will make before spending', () => {
     ['an unknown setting', { settings: { ...DIRECT, colour: 'red' } }, 'colour'],
     ['a video-only setting', { settings: { ...DIRECT, disable_duet: true } }, 'disable_duet'],
   ])('refuses %s with 400 at the setting, spending nothing', async (_, body, key) => {
-    const { tenant, platform } = await creator();
+    const { tenant, platform } = await creatorTenant(stack);
     for (const path of [{ topic: 'tea' }, { slides: slides('Hook') }]) {
       const answer = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', {
         platformIds: [platform._id],
@@ -81,7 +72,7 @@ describe('generate checks the post it will make before spending', () => {
   });
 
   it('refuses a schedule time in the past with 400 at scheduledFor, spending nothing', async () => {
-    const { tenant, platform } = await creator();
+    const { tenant, platform } = await creatorTenant(stack);
     const answer = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', {
       platformIds: [platform._id],
       topic: 'tea',
@@ -95,7 +86,7 @@ describe('generate checks the post it will make before spending', () => {
   });
 
   it('refuses the same through the generate_slideshow tool', async () => {
-    const { tenant, platform } = await creator();
+    const { tenant, platform } = await creatorTenant(stack);
     const client = await mcp(tenant.apiKey);
     const result = (await client.callTool({
       name: 'generate_slideshow',
@@ -122,7 +113,7 @@ describe('keys the database refuses', () => {
   ])(
     'answers 400 naming the key of settings %j on generate, create and the generate_slideshow tool',
     async (settings, path) => {
-      const { tenant, platform } = await creator();
+      const { tenant, platform } = await creatorTenant(stack);
       const generate = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', {
         platformIds: [platform._id],
         topic: 'tea',
@@ -163,7 +154,7 @@ describe('captions with no visible characters', () => {
   it.each(INVISIBLE.map((caption) => [JSON.stringify(caption), caption]))(
     'are refused at slides[i].caption by composite and generate: %s',
     async (_, caption) => {
-      const { tenant, platform } = await creator();
+      const { tenant, platform } = await creatorTenant(stack);
       const response = await upload(stack.server, tenant.apiKey, {
         bytes: await makeJpeg(1024, 1536),
         name: 'p.jpg',
@@ -206,7 +197,7 @@ describe('captions with no visible characters', () => {
   );
 
   it('draws a caption no font can draw (a Unicode tag) as no text rather than failing', async () => {
-    const { tenant } = await creator();
+    const { tenant } = await creatorTenant(stack);
     const response = await upload(stack.server, tenant.apiKey, {
       bytes: await makeJpeg(1024, 1536),
       name: 'p.jpg',

@@ -3,6 +3,7 @@ import type { PlanTable } from '../../src/core/plans.js';
 import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 import { startTestServer, type TestServer } from './http.js';
+import { connectedTenant } from './posts.js';
 import { startTikTokFixture, type TikTokFixture } from './tiktok.js';
 
 /** Provider settings aimed at an OpenAI emulator: few, quick retries so failure tests stay short. */
@@ -57,4 +58,17 @@ export async function startAiStack(
       await f.emulator.stop();
     },
   };
+}
+
+/** The plans the AI tests switch between: a free plan with no image credits, a creator plan with some. */
+export const FREE_AND_CREATOR_PLANS = {
+  free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
+  creator: { captionCredits: 50, imageCredits: 50, monthlyPosts: 50 },
+} satisfies PlanTable;
+
+/** A new tenant with a connected TikTok account, on the creator plan. */
+export async function creatorTenant(stack: AiStack) {
+  const { tenant, platform } = await connectedTenant(stack.t, stack.f);
+  await stack.t.db.collection('accounts').updateOne({ _id: tenant.accountId as never }, { $set: { plan: 'creator' } });
+  return { tenant, platform };
 }
