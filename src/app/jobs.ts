@@ -2,7 +2,7 @@ import { chatApprovalsConsumer } from '../core/chat/consumer.js';
 import { chatLoginJob } from '../core/chat/jobs.js';
 import { purgeChatRecordsJob } from '../core/chat/purge-job.js';
 import { eventDeliveryJob } from '../core/events/deliver.js';
-import { RELAY_SWEEP_EVERY_MS, relaySweepJob } from '../core/events/relay-sweep.js';
+import { purgeOldEventsJob, RELAY_SWEEP_EVERY_MS, relaySweepJob } from '../core/events/relay-sweep.js';
 import { purgeExpiredDeviceCodesJob } from '../core/device/purge-job.js';
 import { purgeExpiredIdempotencyKeysJob } from '../core/idempotency/purge-job.js';
 import { purgeExpiredIdentityRecordsJob } from '../core/identity/purge-job.js';
@@ -36,6 +36,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   generateSlideshowDefinition,
   eventDeliveryJob([chatApprovalsConsumer]),
   relaySweepJob,
+  purgeOldEventsJob,
   chatLoginJob,
   purgeChatRecordsJob,
 ];
@@ -53,5 +54,6 @@ export const RECURRING_JOBS: readonly RecurringJob[] = [
   { definition: purgeOAuthCodesJob, everyMs: 60 * 60_000 },
   { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
   { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },
+  { definition: purgeOldEventsJob, everyMs: 60 * 60_000 },
   { definition: purgeChatRecordsJob, everyMs: 60 * 60_000 },
 ];

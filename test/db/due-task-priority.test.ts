@@ -72,3 +72,86 @@ describe('the due-task lane claims by priority', () => {
     expect(at).toBeLessThanOrEqual(3);
   });
 });
+
+describe('work that only reports gives way to publishing', () => {
+  const times = new Map<string, number>();
+  const timedData = z.object({ task: z.string(), holdMs: z.number().int() });
+  const timed = async ({ task, holdMs }: z.infer<typeof timedData>) => {
+    times.set(`${task} start`, Date.now());
+    await sleep(holdMs);
+    times.set(`${task} end`, Date.now());
+  };
+  const publish = defineJob({
+    name: 'test.timed-publish',
+    data: timedData,
+    queue: 'due-tasks',
+    priority: 'publishing',
+    perform: timed,
+  });
+  const report = defineJob({
+    name: 'test.timed-report',
+    data: timedData,
+    queue: 'due-tasks',
+    priority: 'reporting',
+    perform: timed,
+  });
+  let u: TestDatabase;
+  let wide: JobRunner;
+
+  beforeAll(async () => {
+    u = await openTestDatabase();
+    // Four slots: a report could run beside the publish, so only the rule keeps it back.
+    wide = createJobRunner({
+      db: u.db,
+      deps: u.deps,
+      definitions: [publish, report],
+      pollIntervalMs: 100,
+      concurrency: 4,
+    });
+    await wide.startProcessing();
+  });
+  afterAll(async () => {
+    await wide?.stop(5_000);
+    await u?.close();
+  });
+
+  async function seen(key: string): Promise<number> {
+    await until(() => times.has(key));
+    return times.get(key)!;
+  }
+
+  it('starts no report while a publish runs, then runs them all', async () => {
+    const due = new Date(Date.now() + 4_000);
+    await wide.enqueue(publish, { task: 'publish-a', holdMs: 1_500 }, { runAt: due });
+    for (let i = 0; i < 3; i++) {
+      await wide.enqueue(report, { task: `report-a${i}`, holdMs: 0 }, { runAt: new Date(due.getTime() + 100) });
+    }
+    const publishEnd = await seen('publish-a end');
+    for (let i = 0; i < 3; i++) expect(await seen(`report-a${i} start`)).toBeGreaterThanOrEqual(publishEnd);
+  });
+
+  it('holds afterPublishing work while a publish runs, and runs it at once when none is near', async () => {
+    await wide.enqueue(publish, { task: 'publish-b', holdMs: 1_500 }, { runAt: new Date(Date.now() + 2_000) });
+    await wide.enqueue(publish, { task: 'publish-far', holdMs: 0 }, { runAt: new Date(Date.now() + 60_000) });
+    await seen('publish-b start');
+    const held = await wide.afterPublishing(() => Promise.resolve(Date.now()));
+    expect(held).toBeGreaterThanOrEqual(await seen('publish-b end'));
+    // Only a publish a minute away is known now: the work does not wait for it.
+    await wide.afterPublishing(() => Promise.resolve(times.set('idle work', Date.now())));
+    expect(times.has('idle work')).toBe(true);
+    expect(times.has('publish-far start')).toBe(false);
+  });
+
+  it('lets held work finish before stop() returns', async () => {
+    await wide.enqueue(publish, { task: 'publish-c', holdMs: 1_000 }, { runAt: new Date(Date.now() + 2_000) });
+    await seen('publish-c start');
+    let wrote = false;
+    void wide.afterPublishing(async () => {
+      await sleep(200);
+      wrote = true;
+    });
+    await wide.stop(10_000);
+    expect(wrote).toBe(true);
+    expect(times.has('publish-c end')).toBe(true);
+  });
+});

@@ -3,7 +3,7 @@ import type { EventConsumer } from '../../src/core/events/deliver.js';
 import { deliverEvent } from '../../src/core/events/deliver.js';
 import type { DomainEvent } from '../../src/core/events/documents.js';
 import { domainEvent, relayEvents } from '../../src/core/events/relay.js';
-import { sweepEvents } from '../../src/core/events/relay-sweep.js';
+import { OUTBOX_RETENTION_MS, purgeOldEvents, sweepEvents } from '../../src/core/events/relay-sweep.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 
 // The outbox without a worker: what the relay and the sweep store, and how delivery retries.
@@ -51,6 +51,42 @@ describe('the event outbox', () => {
     );
     expect(tasks).toHaveLength(1);
     expect(new Set(deliveredIds(tasks[0]!.data))).toEqual(ids);
+  });
+
+  it('splits a batch of 450 events into delivery tasks of at most 200', async () => {
+    const events = Array.from({ length: 450 }, (_, i) => eventFor(`post-of-a-long-minute-${i}`));
+    await Promise.all(events.map((event) => relayEvents(t.deps, [event])));
+    const ids = new Set(events.map((event) => event.id));
+    const tasks = (await t.deps.db.dueTasks.find({ name: 'events.deliver' }).toArray()).filter((task) =>
+      deliveredIds(task.data).some((id) => ids.has(id)),
+    );
+    expect(tasks.map((task) => deliveredIds(task.data).length).sort((a, b) => a - b)).toEqual([50, 200, 200]);
+    expect(new Set(tasks.flatMap((task) => deliveredIds(task.data)))).toEqual(ids);
+    expect(await t.deps.db.outbox.countDocuments({ _id: { $in: [...ids] } })).toBe(450);
+  });
+
+  it('forgets events and receipts older than the retention, and keeps the rest', async () => {
+    const old = new Date(Date.now() - OUTBOX_RETENTION_MS - 60_000);
+    const recent = new Date(Date.now() - OUTBOX_RETENTION_MS + 60_000);
+    const outboxDoc = (id: string, relayedAt: Date) => ({
+      ...eventFor(id),
+      _id: `${id}:draft.created`,
+      relayedAt,
+      dispatched: true,
+    });
+    const { id: _old, ...oldEvent } = outboxDoc('post-of-last-month', old);
+    const { id: _recent, ...recentEvent } = outboxDoc('post-of-last-week', recent);
+    await t.deps.db.outbox.insertMany([oldEvent, recentEvent]);
+    await t.deps.db.eventReceipts.insertMany([
+      { _id: 'steady:post-of-last-month:draft.created', at: old },
+      { _id: 'steady:post-of-last-week:draft.created', at: recent },
+    ]);
+    await purgeOldEvents(t.deps);
+    const ids = ['post-of-last-month:draft.created', 'post-of-last-week:draft.created'];
+    const kept = await t.deps.db.outbox.find({ _id: { $in: ids } }).toArray();
+    expect(kept.map((doc) => doc._id)).toEqual(['post-of-last-week:draft.created']);
+    const receipts = await t.deps.db.eventReceipts.find({ _id: { $in: ids.map((id) => `steady:${id}`) } }).toArray();
+    expect(receipts.map((doc) => doc._id)).toEqual(['steady:post-of-last-week:draft.created']);
   });
 
   it('keeps a delivery whose event is not in the outbox yet for a retry, rather than dropping it', async () => {

@@ -110,7 +110,10 @@ export async function openTestDatabase(
     }));
   const deps: CoreDeps = {
     ...base,
-    jobs: { enqueue: (definition, data, when) => jobRunner().enqueue(definition, data, when) },
+    jobs: {
+      enqueue: (definition, data, when) => jobRunner().enqueue(definition, data, when),
+      afterPublishing: (work) => jobRunner().afterPublishing(work),
+    },
   };
   return {
     uri,

@@ -19,9 +19,13 @@ type EventSource = Collection<{ _id: string; updatedAt: Date; events?: DomainEve
 /**
  * Finishes relays a process did not: events on recently changed documents that are missing from the
  * outbox (the process died between its write and the relay), and outbox events never dispatched.
- * Also forgets old events and receipts.
+ * Its reads cover every recent post, so like the relay it waits for publishing to give way.
  */
-export async function sweepEvents(deps: CoreDeps): Promise<void> {
+export function sweepEvents(deps: CoreDeps): Promise<void> {
+  return deps.jobs.afterPublishing(() => sweepNow(deps));
+}
+
+async function sweepNow(deps: CoreDeps): Promise<void> {
   const now = deps.now();
   const sources: [string, EventSource][] = [
     ['posts', deps.db.posts as unknown as EventSource],
@@ -47,12 +51,18 @@ export async function sweepEvents(deps: CoreDeps): Promise<void> {
     .project<{ _id: string }>({ _id: 1 })
     .toArray();
   for (const { _id } of stranded) await dispatchEvent(deps, _id);
-  const expired = new Date(now.getTime() - OUTBOX_RETENTION_MS);
+}
+
+export const relaySweepJob = definePeriodicJob('events.relay-sweep', sweepEvents);
+
+/** Forgets delivered events and their receipts after OUTBOX_RETENTION_MS (hourly: a week needs no finer grain). */
+export async function purgeOldEvents(deps: CoreDeps): Promise<void> {
+  const expired = new Date(deps.now().getTime() - OUTBOX_RETENTION_MS);
   await deps.db.outbox.deleteMany({ relayedAt: { $lt: expired } });
   await deps.db.eventReceipts.deleteMany({ at: { $lt: expired } });
 }
 
-export const relaySweepJob = definePeriodicJob('events.relay-sweep', sweepEvents);
+export const purgeOldEventsJob = definePeriodicJob('events.purge-old', purgeOldEvents);
 
 /** The events the outbox lacks, found with one read per 500 rather than an insert attempt each. */
 async function missingFromOutbox(deps: CoreDeps, events: readonly DomainEvent[]): Promise<DomainEvent[]> {

@@ -40,13 +40,15 @@ interface Relay {
 const relays = new WeakMap<JobQueue, Relay>();
 
 /**
- * Copies events already stored on their documents into the outbox and enqueues their delivery. Called
- * right after the write that recorded them; if this process dies first, the relay sweep does it. Never
- * throws: the change is stored, and the sweep retries what failed here.
+ * Copies events already stored on their documents into the outbox and enqueues their delivery, once
+ * publishing in this process gives way (JobQueue.afterPublishing): the relay only reports, so its writes
+ * never compete with a due post's. Called right after the write that recorded them, without waiting
+ * (the promise is settled when the events are written); if this process dies first, the relay sweep
+ * does it. Never throws: the change is stored, and the sweep retries what failed here.
  *
- * Events relayed while a batch is being written go together in the next one (one delivery task and
- * one outbox insert for the batch, not three writes an event), so under load the relay costs the
- * database a few writes a second however many posts are published.
+ * Events relayed while a batch waits or is written go together in the next one (one outbox insert
+ * and a delivery task per DELIVERY_BATCH events, not three writes an event), so a minute of busy
+ * publishing costs the database a handful of writes once it is over.
  */
 export function relayEvents(deps: CoreDeps, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return Promise.resolve();
@@ -56,14 +58,19 @@ export function relayEvents(deps: CoreDeps, events: readonly DomainEvent[]): Pro
   current.queued.push(...events);
   current.next ??= (async () => {
     await current.writing;
-    current.next = null;
-    const batch = current.queued.splice(0);
-    current.writing = writeBatch(deps, batch);
-    await current.writing;
-    current.writing = null;
+    await deps.jobs.afterPublishing(async () => {
+      current.next = null;
+      const batch = current.queued.splice(0);
+      current.writing = writeBatch(deps, batch);
+      await current.writing;
+      current.writing = null;
+    });
   })();
   return current.next;
 }
+
+/** Events a delivery task carries at most, so one slow event holds few others back. */
+const DELIVERY_BATCH = 200;
 
 /**
  * The delivery task first, then the outbox documents, already marked dispatched: a delivery that
@@ -73,7 +80,10 @@ export function relayEvents(deps: CoreDeps, events: readonly DomainEvent[]): Pro
 async function writeBatch(deps: CoreDeps, batch: readonly DomainEvent[]): Promise<void> {
   const unique = [...new Map(batch.map((event) => [event.id, event])).values()];
   try {
-    await deps.jobs.enqueue(deliverEventHandle, { eventIds: unique.map((event) => event.id) });
+    for (let i = 0; i < unique.length; i += DELIVERY_BATCH) {
+      const eventIds = unique.slice(i, i + DELIVERY_BATCH).map((event) => event.id);
+      await deps.jobs.enqueue(deliverEventHandle, { eventIds });
+    }
     const relayedAt = deps.now();
     const docs = unique.map(({ id, ...fields }): OutboxDoc => ({ _id: id, ...fields, relayedAt, dispatched: true }));
     await deps.db.outbox.insertMany(docs, { ordered: false }).catch((error: unknown) => {

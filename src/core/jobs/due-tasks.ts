@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import type { CoreDeps } from '../context.js';
 import type { Collections } from '../db/collections.js';
@@ -31,6 +32,12 @@ const RECOVERY_MS = 30_000;
 const WALK_BACK_S = 15;
 /** Finished tasks are kept this long (walks look 15 s back and need the slots unbroken), then deleted. */
 const KEEP_DONE_MS = 2 * 60_000;
+/** Work that only reports waits while a publishing task runs, waits or falls due within this long here… */
+const PUBLISHING_AHEAD_MS = 1_000;
+/** …but at most this long, so cards and notices still go out under a publishing load that never stops. */
+export const REPORTING_WAITS_AT_MOST_MS = 60_000;
+/** How often work held for publishing looks again. */
+const QUIET_CHECK_MS = 100;
 
 /**
  * The job store for numerous short jobs due at exact times (publishing a post, one status poll), beside
@@ -54,6 +61,10 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   const rankOf = (task: DueTaskDoc) => RANK[definitions.get(task.name)?.priority ?? 'normal'];
   /** Running tasks that only report (their count is capped by `reportingLimit`). */
   let reporting = 0;
+  /** Running publishing tasks. */
+  let publishing = 0;
+  /** Work held by `afterPublishing`, which stop() lets finish. */
+  const held = new Set<Promise<unknown>>();
   /** A start of waiting tasks is pending: timers firing together all queue before any is claimed. */
   let startPending = false;
   const known = new Set<string>(); // tasks armed, waiting or running here
@@ -132,21 +143,35 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     });
   }
 
+  /** True while a publishing task runs or waits here, or one is armed to fall due within PUBLISHING_AHEAD_MS. */
+  function publishingBusy(): boolean {
+    if (publishing > 0 || waiting.some((task) => rankOf(task) === RANK.publishing)) return true;
+    const soon = Date.now() + PUBLISHING_AHEAD_MS;
+    for (const { task } of armed.values()) {
+      if (rankOf(task) === RANK.publishing && task.runAt.getTime() <= soon) return true;
+    }
+    return false;
+  }
+
   /**
    * Claims waiting tasks into free slots: publishing first, then by due time. A reporting task starts
-   * only when nothing else waits and fewer than `reportingLimit` run, so slots stay free for posts.
+   * only when nothing else waits, fewer than `reportingLimit` run and no publishing is busy (or it has
+   * waited REPORTING_WAITS_AT_MOST_MS), so neither slots nor the database are taken from posts.
    */
   function startWaiting(): void {
     waiting.sort((a, b) => rankOf(a) - rankOf(b) || a.runAt.getTime() - b.runAt.getTime());
     while (!stopped && running.size < options.concurrency && waiting.length > 0) {
-      const reports = rankOf(waiting[0]!) === RANK.reporting;
-      if (reports && reporting >= reportingLimit) return;
+      const rank = rankOf(waiting[0]!);
+      const reports = rank === RANK.reporting;
+      if (reports && (reporting >= reportingLimit || (publishingBusy() && !heldLongEnough(waiting[0]!)))) return;
       const task = waiting.shift()!;
       if (reports) reporting += 1;
+      if (rank === RANK.publishing) publishing += 1;
       const run = runTask(task)
         .catch((error: unknown) => logger.error({ err: error, task: task._id, job: task.name }, 'task run failed'))
         .finally(() => {
           if (reports) reporting -= 1;
+          if (rank === RANK.publishing) publishing -= 1;
           running.delete(task._id);
           known.delete(task._id);
           startWaiting();
@@ -225,6 +250,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
   async function tick(): Promise<void> {
     await walk();
+    // Reports held for publishing start once it is over (or they have waited long enough).
+    scheduleStart();
     if (Date.now() - lastRecovery >= RECOVERY_MS) {
       lastRecovery = Date.now();
       await recover();
@@ -235,6 +262,23 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     /** Stores a task due at `runAt`; any worker runs it then. */
     enqueue<Data>(job: JobHandle<Data>, data: Data, runAt: Date): Promise<string> {
       return insertTask(job.name, job.data.parse(data), runAt, 0);
+    },
+    /**
+     * Runs `work`, which only reports (relaying events), once no publishing task runs, waits or falls due
+     * within PUBLISHING_AHEAD_MS here, or after REPORTING_WAITS_AT_MOST_MS; at once in a process that does
+     * not run the lane. stop() lets held work finish before it returns.
+     */
+    afterPublishing<T>(work: () => Promise<T>): Promise<T> {
+      const since = Date.now();
+      const result = (async () => {
+        while (deps && !stopped && publishingBusy() && Date.now() - since < REPORTING_WAITS_AT_MOST_MS) {
+          await sleep(QUIET_CHECK_MS);
+        }
+        return work();
+      })();
+      held.add(result);
+      void result.catch(() => undefined).finally(() => held.delete(result));
+      return result;
     },
     /** Starts looking for due tasks and running them with `jobDeps`. */
     start(jobDeps: CoreDeps): void {
@@ -262,6 +306,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       // then the tasks running, including any that look started.
       await Promise.race([looking, timeout]);
       await Promise.race([Promise.allSettled([...running.values()]), timeout]);
+      // Held reports run now (nothing is published any more), before the database closes.
+      await Promise.race([Promise.allSettled([...held]), timeout]);
       return { unfinished: running.size };
     },
   };
@@ -269,6 +315,11 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
 /** The lane's interface, as the job runner holds it. */
 export type DueTaskLane = ReturnType<typeof createDueTaskLane>;
+
+/** True when a task has waited REPORTING_WAITS_AT_MOST_MS past its due time. */
+function heldLongEnough(task: DueTaskDoc): boolean {
+  return Date.now() - task.runAt.getTime() >= REPORTING_WAITS_AT_MOST_MS;
+}
 
 function taskId(second: number, slot: number): string {
   return `${second}#${slot}`;

@@ -101,6 +101,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         : await agenda.now(definition.name, valid);
       return String(job.attrs._id);
     },
+    afterPublishing: (work) => lane.afterPublishing(work),
     async startProcessing() {
       processing = true;
       lane.start(jobDeps);
@@ -112,6 +113,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async stop(drainMs) {
       if (stopped || !processing) {
         stopped = true;
+        await lane.stop(drainMs); // reports handed to it still write before the database closes
         await settled;
         return { unfinished: 0 };
       }

@@ -226,7 +226,7 @@ async function commit(
     throw error;
   }
   if (state === 'QUEUE') await enqueueOrLeaveToSweep(deps, root);
-  await relayEvents(deps, root.events ?? []);
+  void relayEvents(deps, root.events ?? []);
   return { root: toPost(root), children: children.map((child) => toPost(child)) };
 }
 

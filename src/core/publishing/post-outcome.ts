@@ -25,7 +25,7 @@ export async function failPost(
     { $set: { state: 'ERROR', errorText, updatedAt: now }, ...(event ? { $push: { events: event } } : {}) },
   );
   if (result.modifiedCount === 0) return;
-  if (event) await relayEvents(deps, [event]);
+  if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, errorText, refund: options.refund }, 'post ended in ERROR');
   await settleChildren(deps, post, 'ERROR');
 }
@@ -49,7 +49,7 @@ export async function markPublished(
     },
   );
   if (result.modifiedCount === 0) return false;
-  if (event) await relayEvents(deps, [event]);
+  if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
   await settleChildren(deps, post, 'PUBLISHED', now);
   return true;

@@ -4,13 +4,13 @@ import { isProcessing } from './publish-model.js';
 import type { EmulatorState } from './state.js';
 
 /**
- * A random 19-digit decimal starting with 7, like TikTok's post ids: always above 2^53, so a client that parses
- * it as a JS number loses digits.
+ * A random 19-digit decimal starting with 7, like TikTok's post ids. Above 2^53 a double keeps at most 17
+ * significant digits, so with a last digit of 1-9 a client that parses the id as a JS number always loses digits.
  */
 export function nineteenDigits(): string {
   let digits = '7';
-  for (let i = 0; i < 18; i += 1) digits += String(randomInt(10));
-  return digits;
+  for (let i = 0; i < 17; i += 1) digits += String(randomInt(10));
+  return digits + String(1 + randomInt(9));
 }
 
 /**

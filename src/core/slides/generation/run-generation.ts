@@ -39,7 +39,7 @@ export async function runGeneration(deps: CoreDeps, jobId: string): Promise<void
       finishedAt,
       events: [...(job.events ?? []), event],
     });
-    await relayEvents(deps, [event]);
+    void relayEvents(deps, [event]);
   } catch (error) {
     if (error instanceof SlideFailure) return failJob(deps, writer, error.failure, error.index);
     if (error instanceof AppError) return failJob(deps, writer, error, null);
@@ -70,7 +70,7 @@ export async function failJob(
     finishedAt,
     events: [...(job.events ?? []), event],
   });
-  await relayEvents(deps, [event]);
+  void relayEvents(deps, [event]);
 }
 
 function jobEvent(type: 'generation.done' | 'generation.failed', job: GenerationJobDoc, at: Date): DomainEvent {
