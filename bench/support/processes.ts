@@ -25,7 +25,9 @@ export function spawnPostdeck(
 ): PostdeckProcess {
   const logFile = path.join(logDir, `${name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['bin/postdeck.js', 'serve', '--role', role], {
+  // BENCH_CPU_PROF=<dir> writes a CPU profile of each spawned process there when it exits.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, 'bin/postdeck.js', 'serve', '--role', role], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -16,33 +16,14 @@ import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/t
 import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing/jobs.js';
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
 import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
+import { defineHousekeepingJob, HOUSEKEEPING_EVERY_MS } from '../core/jobs/housekeeping.js';
 import { generateSlideshowDefinition } from '../core/slides/generation/job.js';
 
-/** Every job a worker knows, part of composing the app: a capability adds its definitions here. */
-export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
-  workerProbeJob,
-  purgeExpiredDeviceCodesJob,
-  purgeExpiredIdentityRecordsJob,
-  tiktokTokenUpkeepJob,
-  purgeOAuthStatesJob,
-  purgeExpiredIdempotencyKeysJob,
-  purgeUploadLinksJob,
-  sweepPartialsJob,
-  sweepUnrecordedJob,
-  purgeOAuthCodesJob,
-  publishPostJob,
-  pollStatusJob,
-  sweepPostsJob,
-  generateSlideshowDefinition,
-  eventDeliveryJob([chatApprovalsConsumer]),
-  relaySweepJob,
-  purgeOldEventsJob,
-  chatLoginJob,
-  purgeChatRecordsJob,
-];
-
-/** The periodic clean-ups, scheduled when a worker starts (one schedule per name, shared by workers). */
-export const RECURRING_JOBS: readonly RecurringJob[] = [
+/**
+ * The periodic clean-ups and sweeps, run by the one housekeeping job when their period has passed
+ * (src/core/jobs/housekeeping.ts): under names of their own Agenda would poll for each one.
+ */
+export const PERIODIC_JOBS: readonly RecurringJob[] = [
   { definition: purgeExpiredDeviceCodesJob, everyMs: 15 * 60_000 },
   { definition: purgeExpiredIdentityRecordsJob, everyMs: 60 * 60_000 },
   { definition: tiktokTokenUpkeepJob, everyMs: TOKEN_UPKEEP_EVERY_MS },
@@ -52,8 +33,30 @@ export const RECURRING_JOBS: readonly RecurringJob[] = [
   { definition: sweepPartialsJob, everyMs: 60 * 60_000 },
   { definition: sweepUnrecordedJob, everyMs: 60 * 60_000 },
   { definition: purgeOAuthCodesJob, everyMs: 60 * 60_000 },
-  { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
   { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },
   { definition: purgeOldEventsJob, everyMs: 60 * 60_000 },
   { definition: purgeChatRecordsJob, everyMs: 60 * 60_000 },
+];
+
+const housekeepingJob = defineHousekeepingJob(PERIODIC_JOBS);
+
+/** Every job a worker knows, part of composing the app: a capability adds its definitions here. */
+export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
+  workerProbeJob,
+  publishPostJob,
+  pollStatusJob,
+  sweepPostsJob,
+  generateSlideshowDefinition,
+  eventDeliveryJob([chatApprovalsConsumer]),
+  chatLoginJob,
+  housekeepingJob,
+];
+
+/**
+ * What a worker schedules when it starts (one schedule per name, shared by workers): the housekeeping
+ * job, and the publishing sweeper on its own, so no clean-up ever holds up the recovery of a post.
+ */
+export const RECURRING_JOBS: readonly RecurringJob[] = [
+  { definition: housekeepingJob, everyMs: HOUSEKEEPING_EVERY_MS },
+  { definition: sweepPostsJob, everyMs: SWEEP_EVERY_MS },
 ];

@@ -64,11 +64,12 @@ describe('the due-task lane claims by priority', () => {
     const due = new Date(Date.now() + 4_000);
     // Each report holds the only slot a while, so the publish falls due while reports still wait.
     for (let i = 0; i < 10; i++) await runner.enqueue(reportJob, { task: `report-${i}`, holdMs: 300 }, { runAt: due });
-    await runner.enqueue(publishJob, { task: 'publish', holdMs: 0 }, { runAt: new Date(due.getTime() + 500) });
+    // Due 1.5 s after them: reports start until it is within a second, then give way to it.
+    await runner.enqueue(publishJob, { task: 'publish', holdMs: 0 }, { runAt: new Date(due.getTime() + 1_500) });
     await until(() => order.length === 11);
     const at = order.indexOf('publish');
-    // The publish waits for the report holding the slot when it fell due, never for the ones still waiting.
-    expect(at).toBeGreaterThan(0);
+    // At most the reports started before it came within a second go first, never the ones still waiting
+    // (how many started depends on the machine's speed: none, on a busy one).
     expect(at).toBeLessThanOrEqual(3);
   });
 });

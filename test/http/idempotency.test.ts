@@ -8,7 +8,7 @@ import { requestFingerprint } from '../../src/core/idempotency/fingerprint.js';
 import { idempotencyKeyId } from '../../src/core/idempotency/key.js';
 import { purgeExpiredIdempotencyKeys, purgeExpiredIdempotencyKeysJob } from '../../src/core/idempotency/purge-job.js';
 import { runIdempotent, type IdempotentOutcome } from '../../src/core/idempotency/run.js';
-import { RECURRING_JOBS } from '../../src/app/jobs.js';
+import { PERIODIC_JOBS } from '../../src/app/jobs.js';
 import type { AppState } from '../../src/http/shared/context.js';
 import { errorMiddleware } from '../../src/http/middleware/errors.js';
 import { requestContext } from '../../src/http/middleware/request-context.js';
@@ -433,7 +433,7 @@ describe('waiting for a running executor (core)', () => {
 
 describe('the purge', () => {
   it('runs every 15 minutes', () => {
-    expect(RECURRING_JOBS).toContainEqual({ definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 });
+    expect(PERIODIC_JOBS).toContainEqual({ definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 });
   });
 
   it('removes keys older than 24 hours with everything they hold, and only those', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECURRING_JOBS } from '../../src/app/jobs.js';
+import { PERIODIC_JOBS } from '../../src/app/jobs.js';
 import { createLocalMediaStore } from '../../src/core/media/local-store.js';
 import { PARTIAL_IDLE_MS } from '../../src/core/media/sweep-partials-job.js';
 import { newStorageKey } from '../../src/core/media/store.js';
@@ -46,6 +46,6 @@ describe('the local media store', () => {
     await utimes(path.join(tmp, 'not-ours.txt'), twoHoursAgo, twoHoursAgo);
     expect(await store.sweepPartials?.(PARTIAL_IDLE_MS)).toBe(1);
     expect((await readdir(tmp)).sort()).toEqual(['in-progress.part', 'not-ours.txt']);
-    expect(RECURRING_JOBS.some((job) => job.definition.name === 'media.sweep-partials')).toBe(true);
+    expect(PERIODIC_JOBS.some((job) => job.definition.name === 'media.sweep-partials')).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECURRING_JOBS } from '../../src/app/jobs.js';
+import { PERIODIC_JOBS } from '../../src/app/jobs.js';
 import { newStorageKey } from '../../src/core/media/store.js';
 import { sweepUnrecordedMedia, UNRECORDED_IDLE_MS } from '../../src/core/media/sweep-unrecorded.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -59,6 +59,6 @@ describe('sweepUnrecordedMedia', () => {
     const exists = async (key: string) => t.deps.media.store.exists(key);
     expect(await exists(orphan)).toBe(false);
     for (const key of [media, preview, rendition, fresh]) expect(await exists(key)).toBe(true);
-    expect(RECURRING_JOBS.some((job) => job.definition.name === 'media.sweep-unrecorded')).toBe(true);
+    expect(PERIODIC_JOBS.some((job) => job.definition.name === 'media.sweep-unrecorded')).toBe(true);
   });
 });

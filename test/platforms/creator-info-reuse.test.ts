@@ -13,6 +13,7 @@ import {
   SLOW,
   startWorld,
   storeMedia,
+  waitFor,
   type PublishingWorld,
 } from '../publishing/support.js';
 
@@ -89,6 +90,12 @@ describe('creator info under bursts of API reads', () => {
   it('lets the engine reuse its own fresh answer with no database read before each init', SLOW, async () => {
     const { platform } = await connectCreator(w);
     const first = await readCreatorInfo(w.t.deps, platform, 'background');
+    // Its answer is stored for other processes once nothing publishes (at once here).
+    const stored = await waitFor('the stored answer', async () => {
+      const doc = await w.t.deps.db.creatorInfo.findOne({ _id: platform._id });
+      return doc && doc.fetchedAt.getTime() === first.checkedAt.getTime() ? doc : undefined;
+    });
+    expect(stored.result).toEqual({ info: first.info, cannotPost: first.cannotPost });
     // Were the engine to look in the database again, it would find nothing and ask TikTok anew.
     await w.t.deps.db.creatorInfo.deleteOne({ _id: platform._id });
     const again = await readCreatorInfo(w.t.deps, platform, 'background');

@@ -12,7 +12,7 @@ import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../dev
 import type { IdempotencyDoc } from '../idempotency/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
 import type { EventReceiptDoc, OutboxDoc, RelayMarkDoc } from '../events/documents.js';
-import type { DueTaskDoc } from '../jobs/documents.js';
+import type { DueTaskDoc, PeriodicRunDoc } from '../jobs/documents.js';
 import type {
   MediaDoc,
   MediaFolderDoc,
@@ -56,6 +56,7 @@ export interface Collections {
   positionHints: Collection<PositionHintDoc>;
   secretLookups: Collection<SecretLookupDoc>;
   workerProbes: Collection<WorkerProbeDoc>;
+  periodicRuns: Collection<PeriodicRunDoc>;
   deviceCodes: Collection<DeviceCodeDoc>;
   deviceDecisions: Collection<DeviceDecisionDoc>;
   deviceUserCodes: Collection<DeviceUserCodeDoc>;
@@ -107,6 +108,8 @@ const INDEXES: IndexTable = {
   positionHints: [],
   secretLookups: [{ key: { expiresAt: 1 } }],
   workerProbes: [],
+  // Found by `_id` (the periodic job's name) only.
+  periodicRuns: [],
   deviceCodes: [{ key: { deviceCodeHash: 1 }, unique: true }, { key: { userCode: 1 } }, { key: { expiresAt: 1 } }],
   deviceDecisions: [],
   deviceUserCodes: [{ key: { expiresAt: 1 } }],
@@ -170,6 +173,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   positionHints: 'position_hints',
   secretLookups: 'secret_lookups',
   workerProbes: 'worker_probes',
+  periodicRuns: 'periodic_runs',
   deviceCodes: 'device_codes',
   deviceDecisions: 'device_decisions',
   deviceUserCodes: 'device_user_codes',

@@ -21,11 +21,9 @@ type EventSource = Collection<{ _id: string; updatedAt: Date; events?: DomainEve
  * outbox (the process died between its write and the relay), and outbox events never dispatched.
  * Its reads cover every recent post, so like the relay it waits for publishing to give way.
  */
-export function sweepEvents(deps: CoreDeps): Promise<void> {
-  return deps.jobs.afterPublishing(() => sweepNow(deps));
-}
-
-async function sweepNow(deps: CoreDeps): Promise<void> {
+export async function sweepEvents(deps: CoreDeps): Promise<void> {
+  // Only the turn is waited for: the relays the sweep makes take their own turns after it.
+  await deps.jobs.afterPublishing(() => Promise.resolve());
   const now = deps.now();
   const sources: [string, EventSource][] = [
     ['posts', deps.db.posts as unknown as EventSource],

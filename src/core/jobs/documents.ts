@@ -15,3 +15,9 @@ export interface DueTaskDoc {
   done: boolean;
   createdAt: Date;
 }
+
+/** When a periodic job (src/core/jobs/housekeeping.ts) last ran, `_id` = its name. */
+export interface PeriodicRunDoc {
+  _id: string;
+  lastRunAt: Date;
+}

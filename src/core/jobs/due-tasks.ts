@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import type { CoreDeps } from '../context.js';
 import type { Collections } from '../db/collections.js';
 import type { DueTaskDoc } from './documents.js';
-import { isDuplicateKeyError } from '../errors.js';
 import { claimLease, renewLease } from '../db/leases.js';
 import type { AnyJobDefinition } from './define-job.js';
 import type { JobHandle, JobPriority } from './job-handle.js';
+import { holdReports, REPORTING_WAITS_AT_MOST_MS } from './held-reports.js';
+import { createTaskInserter, taskId } from './task-inserter.js';
 
 /** Tuning of the lane; defaults suit production, tests shorten them. */
 export interface DueTaskLaneOptions {
@@ -34,10 +34,6 @@ const WALK_BACK_S = 15;
 const KEEP_DONE_MS = 2 * 60_000;
 /** Work that only reports waits while a publishing task runs, waits or falls due within this long here… */
 const PUBLISHING_AHEAD_MS = 1_000;
-/** …but at most this long, so cards and notices still go out under a publishing load that never stops. */
-export const REPORTING_WAITS_AT_MOST_MS = 60_000;
-/** How often work held for publishing looks again. */
-const QUIET_CHECK_MS = 100;
 
 /**
  * The job store for numerous short jobs due at exact times (publishing a post, one status poll), beside
@@ -63,8 +59,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   let reporting = 0;
   /** Running publishing tasks. */
   let publishing = 0;
-  /** Work held by `afterPublishing`, which stop() lets finish. */
-  const held = new Set<Promise<unknown>>();
+  /** Work that only reports, held while publishing is busy here (stop() lets it finish). */
+  const heldReports = holdReports(() => !deps || stopped || !publishingBusy());
   /** A start of waiting tasks is pending: timers firing together all queue before any is claimed. */
   let startPending = false;
   const known = new Set<string>(); // tasks armed, waiting or running here
@@ -74,8 +70,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   const running = new Map<string, Promise<void>>();
   /** Per second (epoch s) walked: the next slot to look at. Seconds far behind are forgotten. */
   const walked = new Map<number, number>();
-  /** Where this process's inserts into a second start (slots below are known to be taken). */
-  const insertHints = new Map<number, number>();
+  const insertTask = createTaskInserter(db.dueTasks);
   let deps: CoreDeps | undefined;
   let ticker: NodeJS.Timeout | undefined;
   /** The look for due tasks in flight, which stop() lets finish. */
@@ -86,8 +81,14 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   function arm(task: DueTaskDoc): void {
     if (task.done || known.has(task._id)) return;
     known.add(task._id);
-    const timer = setTimeout(releaseDue, Math.max(0, task.runAt.getTime() - Date.now()));
-    armed.set(task._id, { task, timer });
+    const fire = () => {
+      // Node's timers run on a monotonic clock and may fire a millisecond before Date.now() reaches
+      // runAt: wait out the rest, or the task would sit armed until some other timer fires.
+      const early = task.runAt.getTime() - Date.now();
+      if (early > 0) armed.set(task._id, { task, timer: setTimeout(fire, early) });
+      else releaseDue();
+    };
+    armed.set(task._id, { task, timer: setTimeout(fire, Math.max(0, task.runAt.getTime() - Date.now())) });
   }
 
   /**
@@ -220,34 +221,6 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
     await insertTask(task.name, task.data, new Date(Date.now() + delay), failCount);
   }
 
-  /**
-   * Inserts into a free slot of the task's second: this process hands its concurrent inserts distinct
-   * slots (no collisions among them), and a slot another process took is skipped (insert-once decides).
-   */
-  async function insertTask(name: string, data: unknown, runAt: Date, failCount: number): Promise<string> {
-    const second = Math.floor(runAt.getTime() / 1000);
-    for (;;) {
-      const slot = insertHints.get(second) ?? 0;
-      insertHints.set(second, slot + 1);
-      if (insertHints.size > 10_000) insertHints.clear();
-      const task: DueTaskDoc = {
-        _id: taskId(second, slot),
-        name,
-        data,
-        runAt,
-        failCount,
-        done: false,
-        createdAt: new Date(),
-      };
-      try {
-        await db.dueTasks.insertOne(task);
-        return task._id;
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
-    }
-  }
-
   async function tick(): Promise<void> {
     await walk();
     // Reports held for publishing start once it is over (or they have waited long enough).
@@ -269,16 +242,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
      * not run the lane. stop() lets held work finish before it returns.
      */
     afterPublishing<T>(work: () => Promise<T>): Promise<T> {
-      const since = Date.now();
-      const result = (async () => {
-        while (deps && !stopped && publishingBusy() && Date.now() - since < REPORTING_WAITS_AT_MOST_MS) {
-          await sleep(QUIET_CHECK_MS);
-        }
-        return work();
-      })();
-      held.add(result);
-      void result.catch(() => undefined).finally(() => held.delete(result));
-      return result;
+      return heldReports.hold(work);
     },
     /** Starts looking for due tasks and running them with `jobDeps`. */
     start(jobDeps: CoreDeps): void {
@@ -307,7 +271,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       await Promise.race([looking, timeout]);
       await Promise.race([Promise.allSettled([...running.values()]), timeout]);
       // Held reports run now (nothing is published any more), before the database closes.
-      await Promise.race([Promise.allSettled([...held]), timeout]);
+      await Promise.race([heldReports.settled(), timeout]);
       return { unfinished: running.size };
     },
   };
@@ -319,8 +283,4 @@ export type DueTaskLane = ReturnType<typeof createDueTaskLane>;
 /** True when a task has waited REPORTING_WAITS_AT_MOST_MS past its due time. */
 function heldLongEnough(task: DueTaskDoc): boolean {
   return Date.now() - task.runAt.getTime() >= REPORTING_WAITS_AT_MOST_MS;
-}
-
-function taskId(second: number, slot: number): string {
-  return `${second}#${slot}`;
 }

@@ -2,7 +2,7 @@ import type { CoreDeps } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
 import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
-import type { PlatformDoc } from './documents.js';
+import type { CreatorInfoDoc, PlatformDoc } from './documents.js';
 import { withTikTokToken } from './tiktok-token-access.js';
 
 /**
@@ -73,14 +73,26 @@ function isFresh(deps: CoreDeps, checkedAt: Date): boolean {
   return deps.now().getTime() - checkedAt.getTime() < CREATOR_INFO_REUSE_MS;
 }
 
+/**
+ * Asks TikTok and stores the answer for other processes. The engine's store only spares others a call,
+ * so it waits for publishing to give way (JobQueue.afterPublishing) rather than add a write before an init.
+ */
 async function fetchAndStore(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
   const result = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(deps.tiktok, token, caller));
   const doc = { _id: platform._id, workspaceId: platform.workspaceId, result, fetchedAt: deps.now() };
-  try {
-    await deps.db.creatorInfo.replaceOne({ _id: platform._id }, doc, { upsert: true });
-  } catch (error) {
-    // Another process stored its read first; both are fresh.
-    if (!isDuplicateKeyError(error)) throw error;
-  }
+  const store = () => storeRead(deps, doc);
+  if (caller === 'background') void deps.jobs.afterPublishing(store);
+  else await store();
   return { ...result, checkedAt: doc.fetchedAt };
+}
+
+/** Stores a read unless a newer one is stored already (a held store may land after a request's). */
+async function storeRead(deps: CoreDeps, doc: CreatorInfoDoc): Promise<void> {
+  try {
+    await deps.db.creatorInfo.replaceOne({ _id: doc._id, fetchedAt: { $lt: doc.fetchedAt } }, doc, { upsert: true });
+  } catch (error) {
+    // A newer (or same-moment) read is stored: the upsert's insert met its _id.
+    if (!isDuplicateKeyError(error))
+      deps.logger.warn({ err: error, platformId: doc._id }, 'storing creator info failed');
+  }
 }
