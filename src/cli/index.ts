@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./login.js')).logoutCommand(clientSettings());
     case 'mcp':
       return (await import('./mcp.js')).mcpCommand(
-        { ...clientSettings(), apiKey: loadConfig(process.env).client.apiKey },
+        () => ({ ...clientSettings(), apiKey: loadConfig(process.env).client.apiKey }),
         values.server,
       );
     case 'emulate tiktok':

@@ -28,6 +28,9 @@ export const GenerateArgumentsSchema = generateSlideshowOperation.input.extend({
 
 /** generate_slideshow's result over MCP: the operation's, plus the job as it stood when the wait ended. */
 export const GenerateResultSchema = GenerateAcceptedSchema.extend({
+  status: GenerationJobSchema.shape.status.describe(
+    "WAITING when not waited for; after a wait, the job's own status (the same as job.status)",
+  ),
   job: GenerationJobSchema.optional().describe('the job when the wait ended (DONE or FAILED unless cut short)'),
 });
 
@@ -62,5 +65,6 @@ export async function generateAndFollow(
     }
     job = await invokeOperation(deps, scope, getGenerationJobOperation, { id: accepted.jobId });
   }
-  return { ...accepted, job };
+  // The top level says where the job stands now, never the WAITING it was accepted in.
+  return { ...accepted, status: job.status, job };
 }

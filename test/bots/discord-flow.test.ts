@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { runPostdeck } from '../support/spawn.js';
 import { emulatorPosts, startWorld, type PublishingWorld, SLOW } from '../publishing/support.js';
 import {
@@ -339,3 +340,23 @@ describe('postdeck discord register-commands', () => {
     },
   );
 });
+
+describe('/postdeck status', () => {
+  it('says the link key works, and once it is revoked in Postdeck that it no longer does', SLOW, async () => {
+    const ana = member(d, ANA_ID, 'ana');
+    const works = await commandReply(d, await d.sender.command(ana, ['status']), 'Linked to the Postdeck workspace');
+    expect(works.content).toContain('Its key works: Postdeck accepted it just now.');
+
+    const link = await w.t.deps.db.chatLinks.findOne({ _id: `discord:${d.guildId}` });
+    await revokeApiKey(w.t.deps, ownerScope(), link!.apiKeyId);
+    const revoked = await commandReply(d, await d.sender.command(ana, ['status']), 'Linked to the Postdeck workspace');
+    expect(revoked.content).toContain('Its key no longer works');
+    expect(revoked.content).toContain('Run `/postdeck login` to link again.');
+    expect(revoked.content).not.toContain('Its key works');
+  });
+});
+
+function ownerScope() {
+  const { workspaceId, accountId, userId } = w.tenant;
+  return { workspaceId, accountId, actor: { type: 'user' as const, userId } };
+}

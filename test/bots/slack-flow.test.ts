@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { denyDeviceCode } from '../../src/core/device/approve.js';
 import { createRestDraft } from '../support/chat-cards.js';
 import { makeJpeg } from '../support/media.js';
@@ -97,5 +98,24 @@ describe('Slack requests', () => {
     await eventually(() => s.slack.state.responses.get(once.responseId)?.[0]);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(s.slack.state.responses.get(once.responseId)).toHaveLength(1);
+  });
+});
+
+describe('/postdeck status', () => {
+  it('says the link key works, and once it is revoked in Postdeck that it no longer does', SLOW, async () => {
+    const status = async () => {
+      const { fields, responseId } = commandFields(s, 'status', ANA);
+      await s.sender.command(fields);
+      return String((await eventually(() => s.slack.state.responses.get(responseId)?.[0])).text);
+    };
+    expect(await status()).toContain('Its key works: Postdeck accepted it just now.');
+
+    const link = await w.t.deps.db.chatLinks.findOne({ _id: `slack:${s.team.id}` });
+    const { workspaceId, accountId, userId } = w.tenant;
+    await revokeApiKey(w.t.deps, { workspaceId, accountId, actor: { type: 'user', userId } }, link!.apiKeyId);
+    const revoked = await status();
+    expect(revoked).toContain('Its key no longer works');
+    expect(revoked).toContain('Run `/postdeck login` to link again.');
+    expect(revoked).not.toContain('Its key works');
   });
 });

@@ -122,7 +122,7 @@ describe('device login through the browser', { timeout: 300_000 }, () => {
 
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('heading', { name: 'Device approved' }).waitFor();
-    expect(await page.getByText('You can return to your terminal.').isVisible()).toBe(true);
+    expect(await page.getByText('You can return to your terminal or app.').isVisible()).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'device-approved.png'), fullPage: true });
 
     expect(await login.exited).toBe(0);

@@ -182,6 +182,9 @@ describe('POST /auth/device/approve and /deny: the code', () => {
     const polled = await readResponse(
       await postJson(server, '/auth/device/token', { device_code: started.device_code }),
     );
-    expect(polled).toEqual({ status: 400, body: { error: 'access_denied' } });
+    expect(polled).toEqual({
+      status: 400,
+      body: { error: 'access_denied', error_description: expect.stringMatching(/denied/) },
+    });
   });
 });

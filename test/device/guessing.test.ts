@@ -123,7 +123,10 @@ describe('guessing user codes', () => {
     const polled = await readResponse(
       await postJson(server, '/auth/device/token', { device_code: started.device_code }),
     );
-    expect(polled).toEqual({ status: 400, body: { error: 'expired_token' } });
+    expect(polled).toEqual({
+      status: 400,
+      body: { error: 'expired_token', error_description: expect.stringMatching(/^Too many wrong user codes/) },
+    });
   });
 
   it(`does not lock a code after ${NEAR_MISS_LOCK_AFTER - 1} near misses, nor count far-off guesses`, async () => {

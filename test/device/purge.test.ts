@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveDeviceCode } from '../../src/core/device/approve.js';
-import { DeviceFlowError } from '../../src/core/device/errors.js';
 import { pollDeviceToken } from '../../src/core/device/poll.js';
 import { purgeExpiredDeviceCodesJob } from '../../src/core/device/purge-job.js';
 import { startDeviceAuthorization } from '../../src/core/device/start.js';
@@ -54,12 +53,14 @@ describe('purging expired device codes', () => {
     await purgeExpiredDeviceCodesJob.perform({}, context());
     expect(await counts()).toEqual({ codes: 1, userCodes: 1, decisions: 0, leases: 0 });
     // A purged code still answers like an expired one; the live one is untouched.
-    await expect(pollDeviceToken(t.deps, { deviceCode: old.device_code })).rejects.toEqual(
-      new DeviceFlowError('expired_token'),
-    );
-    await expect(pollDeviceToken(t.deps, { deviceCode: recent.device_code })).rejects.toEqual(
-      new DeviceFlowError('authorization_pending'),
-    );
+    await expect(pollDeviceToken(t.deps, { deviceCode: old.device_code })).rejects.toMatchObject({
+      name: 'DeviceFlowError',
+      error: 'expired_token',
+    });
+    await expect(pollDeviceToken(t.deps, { deviceCode: recent.device_code })).rejects.toMatchObject({
+      name: 'DeviceFlowError',
+      error: 'authorization_pending',
+    });
   });
 });
 

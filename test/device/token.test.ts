@@ -34,9 +34,11 @@ async function approve(userCode: string, user: TestUser = owner): Promise<Respon
   );
 }
 
-const pending = { status: 400, body: { error: 'authorization_pending' } };
-const slowDown = { status: 400, body: { error: 'slow_down' } };
-const expired = { status: 400, body: { error: 'expired_token' } };
+/** An RFC 8628 3.5 refusal: the error code and a description for a person. */
+const refusal = (error: string) => ({ status: 400, body: { error, error_description: expect.stringMatching(/\w/) } });
+const pending = refusal('authorization_pending');
+const slowDown = refusal('slow_down');
+const expired = refusal('expired_token');
 
 describe('POST /auth/device/start', () => {
   it('issues the codes of spec 4, storing the device code only as a hash', async () => {
@@ -53,6 +55,45 @@ describe('POST /auth/device/start', () => {
     expect(body).toMatchObject({ interval: 5, expires_in: 900 });
     const stored = await t.db.collection('device_codes').find().toArray();
     expect(JSON.stringify(stored)).not.toContain(body.device_code);
+  });
+
+  it('takes the RFC 8628 form too, and refuses in the API shape and RFC 6749 shape at once', async () => {
+    const response = await server.request('/auth/device/start', {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: 'stock-cli', scope: 'anything', client_name: 'Form client' }),
+    });
+    expect(response.status).toBe(200);
+    const started = (await response.json()) as DeviceAuthorization;
+    expect(
+      (await t.deps.db.deviceCodes.findOne({ userCode: started.user_code.replace(/^DECK-|-/g, '') }))?.clientName,
+    ).toBe('Form client');
+    const refused = await server.request('/auth/device/start', {
+      method: 'POST',
+      body: new URLSearchParams({ client_name: 'x'.repeat(101) }),
+    });
+    expect(await readResponse(refused)).toEqual({
+      status: 400,
+      body: {
+        code: 'invalid_request',
+        message: expect.stringMatching(/^The request is not valid \(body\.client_name: /),
+        details: [{ path: ['body', 'client_name'], message: expect.any(String) }],
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/^The request is not valid \(body\.client_name: /),
+      },
+    });
+    const wrongType = await server.request('/auth/device/start', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(await readResponse(wrongType)).toMatchObject({
+      status: 415,
+      body: {
+        code: 'unsupported_media_type',
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/form/),
+      },
+    });
   });
 
   it('accepts an empty body and a client name; rejects a bad one with details', async () => {
@@ -135,9 +176,9 @@ describe('POST /auth/device/token', () => {
       { bearer: owner.session },
     );
     expect(await readResponse(denied)).toEqual({ status: 200, body: { status: 'denied' } });
-    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'access_denied' } });
+    expect(await poll(started.device_code)).toEqual(refusal('access_denied'));
     clock.advance(5_000);
-    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'access_denied' } });
+    expect(await poll(started.device_code)).toEqual(refusal('access_denied'));
   });
 
   it('returns the key exactly once after approval, minted then and stored only hashed', async () => {
@@ -149,7 +190,12 @@ describe('POST /auth/device/token', () => {
     const first = await poll(started.device_code);
     expect(first).toEqual({
       status: 200,
-      body: { status: 'approved', api_key: expect.stringMatching(/^service_sk_/) },
+      body: {
+        status: 'approved',
+        api_key: expect.stringMatching(/^service_sk_/),
+        access_token: first.body?.api_key,
+        token_type: 'Bearer',
+      },
     });
     const apiKey = first.body?.api_key as string;
     expect((await server.request('/public/v1/platforms', { apiKey })).status).toBe(200);
@@ -196,17 +242,56 @@ describe('POST /auth/device/token', () => {
   });
 
   it.each([
-    ['an empty object', '{}', 'application/json'],
-    ['a wrongly typed code', '{"device_code":5}', 'application/json'],
-    ['malformed JSON', '{"device_code":', 'application/json'],
-    ['a form body', 'device_code=x', 'application/x-www-form-urlencoded'],
-  ])('answers %s with 400 { error: invalid_request }', async (_label, body, contentType) => {
+    ['an empty object', '{}', 'application/json', /^The request is not valid \(body\.device_code: /],
+    [
+      'a wrongly typed code',
+      '{"device_code":5}',
+      'application/json',
+      /^The request is not valid \(body\.device_code: /,
+    ],
+    ['malformed JSON', '{"device_code":', 'application/json', /^The request body is not valid JSON$/],
+    ['an empty form', 'client_id=cli', 'application/x-www-form-urlencoded', /device_code: /],
+    ['plain text', 'device_code=x', 'text/plain', /^Send the request body as application\/x-www-form-urlencoded or/],
+  ])('answers %s with 400 invalid_request and a description', async (_label, body, contentType, description) => {
     const response = await server.request('/auth/device/token', {
       method: 'POST',
       headers: { 'content-type': contentType },
       body,
     });
-    expect(await readResponse(response)).toEqual({ status: 400, body: { error: 'invalid_request' } });
+    expect(await readResponse(response)).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.stringMatching(description) },
+    });
+  });
+
+  it('takes the RFC 8628 form a stock client sends, and says what each answer means', async () => {
+    const started = await start();
+    const form = (fields: Record<string, string>) =>
+      server.request('/auth/device/token', { method: 'POST', body: new URLSearchParams(fields) });
+    const polled = await form({
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: started.device_code,
+      client_id: 'stock-cli',
+    });
+    expect(polled.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await readResponse(polled)).toEqual({
+      status: 400,
+      body: {
+        error: 'authorization_pending',
+        error_description: 'The person has not approved this login yet. Poll again in 5 seconds.',
+      },
+    });
+    expect(await readResponse(await form({ grant_type: 'authorization_code', device_code: 'x' }))).toEqual({
+      status: 400,
+      body: {
+        error: 'unsupported_grant_type',
+        error_description: 'This endpoint takes only grant_type=urn:ietf:params:oauth:grant-type:device_code',
+      },
+    });
+    expect(await readResponse(await form({ device_code: 'A'.repeat(43) }))).toEqual({
+      status: 400,
+      body: { error: 'expired_token', error_description: expect.stringMatching(/unknown or has expired/) },
+    });
   });
 });
 
@@ -232,10 +317,13 @@ describe('polls that try to get around the limits', () => {
     const throttled = await postJson(server, '/auth/device/token', { device_code: 'C'.repeat(43) });
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await throttled.json()).toEqual({ error: 'slow_down' });
+    expect(await throttled.json()).toEqual({
+      error: 'slow_down',
+      error_description: expect.stringMatching(/^Too many unknown device codes from this address\. Wait \d+ seconds/),
+    });
     // The whole address waits, real codes included; the next window lets it poll again.
     expect((await poll(started.device_code)).status).toBe(429);
     clock.advance(window - (t.deps.now().getTime() % window) + 1_000); // the next window, the code still live
-    expect(await poll(started.device_code)).toEqual({ status: 400, body: { error: 'authorization_pending' } });
+    expect(await poll(started.device_code)).toEqual(pending);
   });
 });

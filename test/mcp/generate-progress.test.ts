@@ -32,7 +32,14 @@ async function creator() {
   return { client, platformId: platform._id };
 }
 
-type Job = { status: string; stage: string; completed: number; total: number; postGroupId: string | null };
+type Job = {
+  status: string;
+  stage: string;
+  completed: number;
+  total: number;
+  postId: string | null;
+  postGroupId: string | null;
+};
 
 describe('generate_slideshow over MCP', () => {
   it('reports progress in order while the job runs, then returns the finished job and its post group', async () => {
@@ -55,10 +62,18 @@ describe('generate_slideshow over MCP', () => {
     )) as CallToolResult;
     stack.openai.control.setLatency({ imagesMs: 0 });
     expect(result.isError).toBeFalsy();
-    const { job, total } = result.structuredContent as { job: Job; total: number };
+    const { job, total, status } = result.structuredContent as { job: Job; total: number; status: string };
     expect(total).toBe(4);
     expect(job).toMatchObject({ status: 'DONE', stage: 'done', completed: 4, total: 4 });
+    // The top level agrees with the job it carries: never the WAITING it was accepted in.
+    expect(status).toBe('DONE');
     expect(job.postGroupId).toMatch(/^[0-9a-f-]{36}$/);
+    // What the job names opens with get_post: the root post's id, and the group id as well.
+    for (const id of [job.postId, job.postGroupId]) {
+      const opened = (await client.callTool({ name: 'get_post', arguments: { id } })) as CallToolResult;
+      expect(opened.isError, String(id)).toBeFalsy();
+      expect(opened.structuredContent).toMatchObject({ root: { id: job.postId, groupId: job.postGroupId } });
+    }
     // In order: the count never goes back, the stages only move forward, and it ends at done.
     const counts = progress.map((update) => update.progress);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));

@@ -59,7 +59,8 @@ describe('the MCP endpoint', () => {
     expect(listPlatforms.outputSchema?.properties).toHaveProperty('platforms');
     const upload = tools.find((tool) => tool.name === 'upload_media')!;
     expect(upload.inputSchema.properties).toHaveProperty('content');
-    expect(upload.inputSchema.required).toEqual(expect.arrayContaining(['fileName', 'content']));
+    // As in REST, only the bytes are required: the name is optional.
+    expect(upload.inputSchema.required).toEqual(['content']);
   });
 
   it('answers a read with structured content and the same as JSON text', async () => {
@@ -90,6 +91,39 @@ describe('the MCP endpoint', () => {
       arguments: { fileName: 'fake.jpg', content: Buffer.from('not an image at all').toString('base64') },
     })) as CallToolResult;
     expect(errorOf(spoofed).code).toBe('invalid_media_file');
+  });
+
+  it('uploads without a fileName as REST does, and refuses path (stdio only) by name', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const jpeg = await makeJpeg(320, 480);
+    const unnamed = (await client.callTool({
+      name: 'upload_media',
+      arguments: { content: jpeg.toString('base64') },
+    })) as CallToolResult;
+    expect(unnamed.isError).toBeFalsy();
+    expect(unnamed.structuredContent).toMatchObject({ mimeType: 'image/jpeg', originalFileName: 'upload.jpg' });
+
+    const byPath = errorOf(
+      (await client.callTool({ name: 'upload_media', arguments: { path: '/tmp/holiday.jpg' } })) as CallToolResult,
+    );
+    expect(byPath.code).toBe('invalid_request');
+    expect(byPath.details).toEqual(
+      expect.arrayContaining([
+        {
+          path: ['path'],
+          message: expect.stringMatching(/^path works only over stdio \(`postdeck mcp`.*create_upload_url$/),
+        },
+      ]),
+    );
+    expect(byPath.message).toContain('path works only over stdio');
+    const byUrl = errorOf(
+      (await client.callTool({
+        name: 'upload_media',
+        arguments: { url: 'https://example.com/a.jpg', content: jpeg.toString('base64') },
+      })) as CallToolResult,
+    );
+    expect(byUrl.details).toEqual([{ path: ['url'], message: expect.stringContaining('url') }]);
   });
 
   it('names the malformed argument in an isError result', async () => {

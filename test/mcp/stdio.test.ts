@@ -88,7 +88,7 @@ describe('postdeck mcp (stdio)', () => {
     expect(inline.structuredContent).toMatchObject({ mimeType: 'image/jpeg' });
   }, 60_000);
 
-  it("answers not_found for another workspace's media, and will not start with a wrong key", async () => {
+  it("answers not_found for another workspace's media", async () => {
     const owner = await buildTenant(t.deps);
     const stranger = await buildTenant(t.deps);
     const ownerClient = await connect(owner.apiKey);
@@ -100,12 +100,62 @@ describe('postdeck mcp (stdio)', () => {
     const strangerClient = await connect(stranger.apiKey);
     const result = (await strangerClient.callTool({ name: 'get_media', arguments: { id } })) as CallToolResult;
     expect(errorOf(result).code).toBe('not_found');
-
-    const refused = new Client({ name: 'desktop-agent', version: '1.0.0' });
-    const wrong = transport('service_sk_wrong');
-    let stderr = '';
-    wrong.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await expect(refused.connect(wrong)).rejects.toThrow();
-    await expect.poll(() => stderr, { timeout: 30_000 }).toContain('invalid_api_key');
   }, 60_000);
+
+  // A desktop client shows only "server disconnected" when the handshake dies: the bridge answers it
+  // whatever is wrong, lists the tools, and each call says what is wrong and how to fix it.
+  it.each([
+    [
+      'a wrong key',
+      'service_sk_wrong',
+      () => server.url,
+      'invalid_api_key',
+      /^Postdeck at http:\/\/127\.0\.0\.1:\d+ refused the API key \(invalid_api_key: .*\. Fix: set POSTDECK_API_KEY /,
+    ],
+    [
+      'a mistyped key',
+      'sk-not-postdeck',
+      () => server.url,
+      'invalid_request',
+      /^This MCP server's settings are not valid \(POSTDECK_API_KEY: .*\)\. Fix: /,
+    ],
+    [
+      'no key at all',
+      '',
+      () => server.url,
+      'missing_api_key',
+      /^No API key for Postdeck at .*\. Fix: run `postdeck login`/,
+    ],
+    [
+      'a server that is down',
+      'service_sk_wrong',
+      () => 'http://127.0.0.1:9',
+      'internal_error',
+      /^Postdeck is not reachable at http:\/\/127\.0\.0\.1:9 .*\. Fix: start it/,
+    ],
+  ])(
+    'answers the handshake with %s and fails each tool call with the reason and the fix',
+    async (_case, key, url, code, message) => {
+      const client = new Client({ name: 'desktop-agent', version: '1.0.0' });
+      const stdio = postdeckMcpTransport(key, url(), dir, 'pipe');
+      let stderr = '';
+      stdio.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await client.connect(stdio);
+      clients.push(client);
+      expect(client.getInstructions()).toMatch(/^Postdeck is not connected: /);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_platforms', 'upload_media']));
+      const result = (await client.callTool({ name: 'list_platforms', arguments: {} })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      const error = JSON.parse((result.content[0] as { text: string }).text) as {
+        error: { code: string; message: string };
+      };
+      expect(error.error.code).toBe(code);
+      expect(error.error.message).toMatch(message);
+      expect(error.error.message).toMatch(/restart this MCP server/);
+      expect(error.error.message).not.toContain('\n');
+      await expect.poll(() => stderr, { timeout: 30_000 }).toContain(error.error.message);
+    },
+    60_000,
+  );
 });

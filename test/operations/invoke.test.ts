@@ -69,9 +69,9 @@ describe('invokeOperation', () => {
     expect(call.parts).toEqual({ params: { id }, body: { from: 1, to: 2 } });
     expect(await call.run(deps, scope)).toEqual({ id, from: 1, to: 2 });
 
-    // A field sent in the wrong part is refused there, not picked up.
+    // A field sent in the wrong part is refused there, at its own path, not picked up.
     const misplaced = await refusal(() => prepareOperation(rangeOperation, parts(id, { id, from: 1, to: 2 }), rest));
-    expect(misplaced.details).toEqual([{ path: ['body'], message: expect.stringContaining('id') }]);
+    expect(misplaced.details).toEqual([{ path: ['body', 'id'], message: expect.stringContaining('id') }]);
     const crossed = await refusal(() => prepareOperation(rangeOperation, parts(id, { from: 2, to: 1 }), rest));
     expect(crossed.details).toEqual([{ path: ['body', 'to'], message: 'to must be after from' }]);
     const ran = await refusal(() =>

@@ -85,6 +85,9 @@ describe('every post endpoint', () => {
     }
     expect(await t.deps.db.posts.findOne({ _id: post._id })).toMatchObject({ state: 'DRAFT' });
     expect((await api(tenant, 'GET', '/posts/not-a-uuid')).status).toBe(400);
+    // A group id is scoped like a post id: another workspace's is not found.
+    expect((await api(other, 'GET', `/posts/${post.groupId}`)).body.code).toBe('not_found');
+    expect((await api(tenant, 'GET', `/posts/${post.groupId}`)).status).toBe(200);
   });
 });
 
@@ -142,7 +145,7 @@ describe('GET /public/v1/posts', () => {
 });
 
 describe('GET /public/v1/posts/{id}', () => {
-  it('answers the group with the attempt history, also for a reply id', async () => {
+  it('answers the group with the attempt history, also for a reply id and for the group id', async () => {
     const tenant = await buildTenant(t.deps);
     const root = await buildPost(t.deps, tenant.workspaceId, {
       state: 'PUBLISHED',
@@ -159,7 +162,8 @@ describe('GET /public/v1/posts/{id}', () => {
     const first = await buildAttempt(t.deps, root, { n: 1, phase: 'created_nothing', publishId: null });
     await buildAttempt(t.deps, root, { n: 2 });
 
-    for (const id of [root._id, reply._id]) {
+    // The group id stands for its root, so a generation job's postGroupId opens as well.
+    for (const id of [root._id, reply._id, root.groupId]) {
       const response = await api(tenant, 'GET', `/posts/${id}`);
       expect(response.status).toBe(200);
       const group = PostGroupSchema.parse(response.body);
@@ -181,13 +185,14 @@ describe('GET /public/v1/posts/{id}', () => {
 });
 
 describe('DELETE /public/v1/posts/{id}', () => {
-  it('deletes the whole group and its attempts (204), by root or reply id', async () => {
+  it('deletes the whole group and its attempts (204), by root, reply or group id', async () => {
     const tenant = await buildTenant(t.deps);
-    for (const by of ['root', 'reply'] as const) {
+    for (const by of ['root', 'reply', 'group'] as const) {
       const root = await buildPost(t.deps, tenant.workspaceId, { state: 'ERROR', errorText: 'TikTok refused' });
       const reply = await buildPost(t.deps, tenant.workspaceId, { groupId: root.groupId, parentPostId: root._id });
       await buildAttempt(t.deps, root, { phase: 'outcome_unknown' });
-      const response = await api(tenant, 'DELETE', `/posts/${by === 'root' ? root._id : reply._id}`);
+      const id = { root: root._id, reply: reply._id, group: root.groupId }[by];
+      const response = await api(tenant, 'DELETE', `/posts/${id}`);
       expect(response.status).toBe(204);
       expect(response.text).toBe('');
       expect(await t.deps.db.posts.countDocuments({ groupId: root.groupId })).toBe(0);

@@ -20,6 +20,8 @@ type Job = {
   stage: string;
   total: number;
   completed: number;
+  postId: string | null;
+  postIds: string[];
   postGroupId: string | null;
   error: string | null;
   errorCode: string | null;
@@ -62,12 +64,15 @@ describe('slideshow generation', () => {
     expect(job).toMatchObject({ status: 'DONE', stage: 'done', total: 6, completed: 6, error: null });
     const completed = seen.map((each) => each.completed);
     expect(completed).toEqual([...completed].sort((a, b) => a - b));
-    const group = (await call(stack.server, tenant.apiKey, 'GET', `/posts/${job.postGroupId}`)).body as {
-      root?: { id: string };
-    };
     const post = await stack.t.deps.db.posts.findOne({ groupId: String(job.postGroupId) });
     expect(post?.state).toBe('DRAFT');
-    expect(group).toBeDefined();
+    // The job names its root post, and GET /posts/{id} opens both that id and the group id.
+    expect(job).toMatchObject({ postId: post?._id, postIds: [post?._id], postGroupIds: [job.postGroupId] });
+    for (const id of [job.postId, job.postGroupId]) {
+      const opened = await call(stack.server, tenant.apiKey, 'GET', `/posts/${id}`);
+      expect(opened.status, String(id)).toBe(200);
+      expect(opened.body).toMatchObject({ root: { id: post?._id, groupId: job.postGroupId, state: 'DRAFT' } });
+    }
     const media = await stack.t.deps.db.media.find({ _id: { $in: post?.mediaIds ?? [] } }).toArray();
     expect(media.every((each) => each.source === 'composite')).toBe(true);
     expect(post?.mediaIds).toHaveLength(6);
@@ -105,6 +110,8 @@ describe('slideshow generation', () => {
       status: 'FAILED',
       errorCode: 'content_blocked',
       failedSlideIndex: 3,
+      postId: null,
+      postIds: [],
       postGroupId: null,
     });
     expect(job.error).toMatch(/Slide 3 failed: .*safety system/);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pollChatLogin, startChatLogin } from '../../src/core/chat/login.js';
 import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
 import type { DeviceAuthorization } from '../../src/core/device/start.js';
 import { WRONG_CODES_PER_USER } from '../../src/core/device/guess-guard.js';
@@ -31,6 +32,19 @@ async function poll(deviceCode: string): Promise<{ status: number; body: Record<
   return readResponse(await postJson(server, '/auth/device/token', { device_code: deviceCode }));
 }
 
+/** A login as `/postdeck login` starts it in a chat: the bot is the device. */
+function chatLogin(platform: 'slack' | 'discord') {
+  return startChatLogin(t.deps, {
+    platform,
+    teamId: 'T-acme',
+    teamName: 'Acme',
+    chatUserId: 'U-dana',
+    chatUserName: 'Dana',
+    replyTarget: 'C-general',
+    publicUrl: 'http://localhost',
+  });
+}
+
 function pathOf(uri: string): string {
   const url = new URL(uri);
   return `${url.pathname}${url.search}`;
@@ -58,7 +72,7 @@ describe('the verification page', () => {
     );
     expect(page.text).toMatch(/<button type="submit" class="danger" name="decision" value="deny">Deny<\/button>/);
 
-    expect((await poll(started.device_code)).body).toEqual({ error: 'authorization_pending' });
+    expect((await poll(started.device_code)).body).toMatchObject({ error: 'authorization_pending' });
     const done = await browser.post('/device', {
       code: started.user_code,
       workspaceId: team.workspaceId,
@@ -66,7 +80,7 @@ describe('the verification page', () => {
     });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Device approved');
-    expect(done.text).toContain('You can return to your terminal.');
+    expect(done.text).toContain('You can return to your terminal or app.');
     expect(done.text).toContain('an API key for Team&#39;s workspace');
 
     const redeemed = await poll(started.device_code);
@@ -75,6 +89,13 @@ describe('the verification page', () => {
     const keys = await browser.get(`/keys?ws=${team.workspaceId}`);
     expect(keys.text).toContain('postdeck CLI on build-box');
     expect(keys.text).not.toContain(key);
+
+    // The link opened again once the key was handed over: nothing is waiting for the person any more.
+    clock.advance(3 * 60_000);
+    const again = await browser.get(pathOf(started.verification_uri_complete));
+    expect(again.text).toContain('Code already used');
+    expect(again.text).toContain('The device got its API key 3 minutes ago.');
+    expect(again.text).not.toContain('return to your terminal');
   });
 
   it('denies: the device is told access_denied', async () => {
@@ -84,7 +105,7 @@ describe('the verification page', () => {
     const done = await browser.post('/device', { code: started.user_code, decision: 'deny' });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Request denied');
-    expect((await poll(started.device_code)).body).toEqual({ error: 'access_denied' });
+    expect((await poll(started.device_code)).body).toMatchObject({ error: 'access_denied' });
     // Opening the link again shows the outcome rather than the buttons.
     const again = await browser.get(pathOf(started.verification_uri_complete));
     expect(again.text).toContain('Request denied');
@@ -101,7 +122,7 @@ describe('the verification page', () => {
       decision: 'approve',
     });
     expect(page.status).toBe(404);
-    expect((await poll(started.device_code)).body).toEqual({ error: 'authorization_pending' });
+    expect((await poll(started.device_code)).body).toMatchObject({ error: 'authorization_pending' });
   });
 
   it('says a wrong code is wrong, and tells a guesser how long to wait', async () => {
@@ -117,6 +138,46 @@ describe('the verification page', () => {
     expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(page.text).toMatch(/Too many wrong codes\. Try again in \d+ (minutes?|seconds?)\./);
     clock.advance(16 * 60_000);
+  });
+
+  it('sends the person back to Slack after approving a Slack login, and says so when the link is opened again', async () => {
+    const started = await chatLogin('slack');
+    const page = await browser.get(pathOf(started.verificationUriComplete));
+    expect(page.text).toContain('<h1>Link Slack to Postdeck</h1>');
+    expect(page.text).toContain('Slack workspace Acme (T-acme), requested by Dana');
+    const done = await browser.post('/device', {
+      code: started.userCode,
+      workspaceId: team.workspaceId,
+      decision: 'approve',
+    });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('<h1>Slack linked</h1>');
+    expect(done.text).toContain('You can go back to Slack.');
+    expect(done.text).toContain('The bot confirms the link there within a few seconds.');
+    expect(done.text).not.toContain('terminal');
+
+    // The bot's poll takes the key, as its due task would; the link opened later says what happened.
+    clock.advance(6_000);
+    const login = await t.deps.db.chatLogins.findOne({ platform: 'slack', teamId: 'T-acme' });
+    expect(await pollChatLogin(t.deps, login!._id)).toMatchObject({ outcome: 'linked' });
+    clock.advance(10 * 60_000);
+    const again = await browser.get(pathOf(started.verificationUriComplete));
+    expect(again.text).toContain('Code already used');
+    expect(again.text).toContain('Slack was linked to Postdeck 10 minutes ago.');
+    expect(again.text).toMatch(/<code>\/postdeck status<\/code> ?in Slack shows the link\./);
+    expect(again.text).not.toContain('terminal');
+  });
+
+  it('sends the person back to Discord after denying a Discord login', async () => {
+    const started = await chatLogin('discord');
+    const page = await browser.get(pathOf(started.verificationUriComplete));
+    expect(page.text).toContain('<h1>Link Discord to Postdeck</h1>');
+    const done = await browser.post('/device', { code: started.userCode, decision: 'deny' });
+    expect(done.text).toContain('Discord will not be linked to Postdeck.');
+    expect(done.text).toContain('You can go back to Discord.');
+    expect(done.text).not.toContain('terminal');
+    const again = await browser.get(pathOf(started.verificationUriComplete));
+    expect(again.text).toContain('You can go back to Discord.');
   });
 
   it('sends a signed-out person to sign in and back to the same code', async () => {

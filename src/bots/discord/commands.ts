@@ -19,7 +19,7 @@ type Reply = RESTPatchAPIWebhookWithTokenMessageJSONBody;
 /** What `/postdeck help` says. */
 const HELP = [
   '`/postdeck login`: link this Discord server to a Postdeck workspace',
-  '`/postdeck status`: what it is linked to, where approvals go, who approves',
+  '`/postdeck status`: what it is linked to, whether its key works, where approvals go, who approves',
   '`/postdeck approvals here`: send draft approvals to this channel',
   '`/postdeck approvers add @person` / `remove @person`: who may approve',
   '`/postdeck timezone Europe/Berlin`: the time zone Schedule reads times in',

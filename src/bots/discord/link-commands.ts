@@ -1,14 +1,14 @@
 import type { CoreDeps } from '../../core/context.js';
 import { changeApprovers, requireLink } from '../../core/chat/links.js';
 import { ChatRefusal } from '../../core/chat/refusal.js';
-import { chatStatus } from '../../core/chat/status.js';
+import { chatStatus, keyStatusText } from '../../core/chat/status.js';
 
 /** `/postdeck status`, in Discord's mentions. */
 export async function statusText(deps: CoreDeps, teamId: string): Promise<string> {
   const status = await chatStatus(deps, 'discord', teamId);
   if (!status.linked) return 'Not linked to Postdeck. Run `/postdeck login`.';
   return [
-    `Linked to the Postdeck workspace **${status.workspaceName}**${status.keyWorks ? '.' : ', but its key was revoked: run `/postdeck login` again.'}`,
+    `Linked to the Postdeck workspace **${status.workspaceName}**. ${keyStatusText(status.keyWorks)}`,
     status.approvalsChannelId
       ? `Approvals go to <#${status.approvalsChannelId}>.`
       : 'No approvals channel yet: run `/postdeck approvals here`.',

@@ -4,7 +4,7 @@ import { isFirstDelivery } from '../../core/chat/deliveries.js';
 import { changeApprovers, changeLink, requireLink, unlink } from '../../core/chat/links.js';
 import { startChatLogin } from '../../core/chat/login.js';
 import { failureText } from '../../core/chat/refusal.js';
-import { chatStatus } from '../../core/chat/status.js';
+import { chatStatus, keyStatusText } from '../../core/chat/status.js';
 import { respond } from './gateway.js';
 
 export interface SlackBotSettings {
@@ -14,7 +14,7 @@ export interface SlackBotSettings {
 
 const HELP = [
   '`/postdeck login`: link this Slack workspace to a Postdeck workspace',
-  '`/postdeck status`: what it is linked to, where approvals go, who approves',
+  '`/postdeck status`: what it is linked to, whether its key works, where approvals go, who approves',
   '`/postdeck approvals here`: send draft approvals to this channel',
   '`/postdeck approvers add @person` / `remove @person`: who may approve',
   '`/postdeck logout`: unlink and revoke the key',
@@ -103,7 +103,7 @@ async function statusText(deps: CoreDeps, teamId: string): Promise<string> {
   const status = await chatStatus(deps, 'slack', teamId);
   if (!status.linked) return 'Not linked to Postdeck. Run `/postdeck login`.';
   return [
-    `Linked to the Postdeck workspace *${status.workspaceName}*${status.keyWorks ? '.' : ', but its key was revoked: run `/postdeck login` again.'}`,
+    `Linked to the Postdeck workspace *${status.workspaceName}*. ${keyStatusText(status.keyWorks)}`,
     status.approvalsChannelId
       ? `Approvals go to <#${status.approvalsChannelId}>.`
       : 'No approvals channel yet: run `/postdeck approvals here`.',

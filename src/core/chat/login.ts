@@ -51,6 +51,7 @@ export async function startChatLogin(
   const where = input.platform === 'slack' ? 'Slack workspace' : 'Discord server';
   const started = await startDeviceAuthorization(deps, {
     clientName: `${where} ${input.teamName} (${input.teamId}), requested by ${input.chatUserName}`,
+    origin: input.platform,
     publicUrl: input.publicUrl,
     prefix: input.prefix,
   });

@@ -36,6 +36,16 @@ export async function chatStatus(deps: CoreDeps, platform: ChatPlatform, teamId:
   };
 }
 
+/**
+ * What `/postdeck status` says about the link's key, tried just now (README: "whether its key still
+ * works"); the same words on every platform.
+ */
+export function keyStatusText(keyWorks: boolean): string {
+  return keyWorks
+    ? 'Its key works: Postdeck accepted it just now.'
+    : 'Its key no longer works: Postdeck refused it, so it was revoked. Run `/postdeck login` to link again.';
+}
+
 /** A card's caption as it now reads (edited in chat or the draft's own), for the Edit form. */
 export async function currentCaption(
   deps: CoreDeps,

@@ -1,4 +1,5 @@
 import type { CoreDeps, Scope } from '../context.js';
+import type { DeviceLoginOrigin } from './documents.js';
 import { AppError } from '../errors.js';
 import { decideDeviceCode } from './decision.js';
 import { matchUserCode, type CodeSubmitter } from './guess-guard.js';
@@ -8,8 +9,12 @@ import { formatUserCode } from './user-code.js';
 export interface DeviceCodeDescription {
   userCode: string;
   clientName: string | null;
+  /** Where the login was started, so the page can say where to go back to. */
+  origin: DeviceLoginOrigin;
   expiresAt: Date;
   status: 'pending' | 'approved' | 'denied';
+  /** When the approved key was handed to the device; null until then. */
+  redeemedAt: Date | null;
 }
 
 /**
@@ -73,8 +78,10 @@ export async function describeDeviceCode(
   return {
     userCode: formatUserCode(doc.prefix, doc.userCode),
     clientName: doc.clientName,
+    origin: doc.origin ?? 'device',
     expiresAt: doc.expiresAt,
     status: decision?.outcome === 'denied' ? 'denied' : decision ? 'approved' : 'pending',
+    redeemedAt: decision?.redeemedAt ?? null,
   };
 }
 

@@ -1,6 +1,13 @@
 // Stored documents of the device flow (RFC 8628). Ids are UUID strings kept in `_id`.
 
 /**
+ * Where a device login was started: a device of its own (a terminal, an agent, an app), or a chat
+ * bot's `/postdeck login`, which is its own RFC 8628 client. The verification page words its
+ * answers for it ("go back to Slack").
+ */
+export type DeviceLoginOrigin = 'device' | 'slack' | 'discord';
+
+/**
  * One RFC 8628 device authorization as issued, plus its poll state. The device code is stored
  * only as its SHA-256. The outcome lives apart, in `device_decisions`: on the emulator an
  * updateOne rewrites the whole document, so a poll recording `lastPolledAt` could otherwise
@@ -13,6 +20,8 @@ export interface DeviceCodeDoc {
   userCode: string;
   prefix: string;
   clientName: string | null;
+  /** Absent on codes issued before it was recorded: those are `device`. */
+  origin?: DeviceLoginOrigin;
   /** Seconds the device must wait between polls; grows by 5 on each slow_down. */
   interval: number;
   lastPolledAt: Date | null;

@@ -10,16 +10,19 @@ export type DeviceFlowErrorCode = keyof typeof DeviceFlowErrors;
 
 /**
  * Thrown by the token poll. Kept apart from AppError because its wire shape is the RFC's
- * `{ error }`, not the API's `{ code, message }`, and a client must branch on it by design.
+ * `{ error, error_description }`, not the API's `{ code, message }`, and a client must branch on
+ * `error` by design; the description is for the person reading a stock client's output.
  */
 export class DeviceFlowError extends Error {
   override readonly name = 'DeviceFlowError';
 
   constructor(
     readonly error: DeviceFlowErrorCode,
+    /** RFC 6749 5.2 `error_description`: what happened and what to do, for a person. */
+    readonly description: string,
     /** Set when the caller's address is throttled: answered 429 with Retry-After, still `slow_down`. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(error);
+    super(`${error}: ${description}`);
   }
 }

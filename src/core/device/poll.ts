@@ -37,12 +37,20 @@ export async function pollDeviceToken(
   const now = deps.now();
   if (!doc) {
     await throttled(() => countAgainstRateLimits(deps, limits, 'wrong-code'));
-    throw new DeviceFlowError('expired_token');
+    throw new DeviceFlowError('expired_token', UNKNOWN_OR_EXPIRED);
   }
-  if (doc.expiresAt <= now) throw new DeviceFlowError('expired_token');
+  if (doc.expiresAt <= now) throw new DeviceFlowError('expired_token', UNKNOWN_OR_EXPIRED);
   const decision = await findDecision(deps, doc._id);
-  if (decision?.outcome === 'denied') throw new DeviceFlowError('access_denied');
-  if (decision?.outcome === 'locked' || decision?.redeemedAt) throw new DeviceFlowError('expired_token');
+  if (decision?.outcome === 'denied') {
+    throw new DeviceFlowError('access_denied', 'The person denied this login. Start a new one to try again.');
+  }
+  if (decision?.outcome === 'locked') {
+    throw new DeviceFlowError(
+      'expired_token',
+      'Too many wrong user codes were tried for this login, so it was closed. Start a new login.',
+    );
+  }
+  if (decision?.redeemedAt) throw new DeviceFlowError('expired_token', ALREADY_REDEEMED);
 
   // The interval is measured from the previous poll, whatever it was answered, so a client
   // that keeps polling too fast keeps being slowed down until it honours the grown interval.
@@ -52,16 +60,25 @@ export async function pollDeviceToken(
     sincePrevious >= doc.interval * 1000 - POLL_JITTER_MS &&
     (await claimLease(deps.db, pollLeaseKey(doc._id), { ttlMs: doc.interval * 1000 - POLL_JITTER_MS, now }));
   if (!onTime) {
-    await deps.db.deviceCodes.updateOne(
-      { _id: doc._id },
-      { $set: { lastPolledAt: now, interval: doc.interval + SLOW_DOWN_STEP_S } },
+    const interval = doc.interval + SLOW_DOWN_STEP_S;
+    await deps.db.deviceCodes.updateOne({ _id: doc._id }, { $set: { lastPolledAt: now, interval } });
+    throw new DeviceFlowError(
+      'slow_down',
+      `Polled sooner than the interval. Wait ${interval} seconds between polls from now on.`,
     );
-    throw new DeviceFlowError('slow_down');
   }
   await deps.db.deviceCodes.updateOne({ _id: doc._id }, { $set: { lastPolledAt: now } });
-  if (!decision) throw new DeviceFlowError('authorization_pending');
+  if (!decision) {
+    throw new DeviceFlowError(
+      'authorization_pending',
+      `The person has not approved this login yet. Poll again in ${doc.interval} seconds.`,
+    );
+  }
   return redeem(deps, doc, decision, now);
 }
+
+const UNKNOWN_OR_EXPIRED = 'This device code is unknown or has expired. Start a new login.';
+const ALREADY_REDEEMED = 'The key for this login was already issued, and is issued only once. Start a new login.';
 
 /** The lease each on-time poll claims for one interval (deleted with the code by the purge). */
 export function pollLeaseKey(deviceCodeId: string): string {
@@ -85,7 +102,12 @@ async function throttled(check: () => Promise<void>): Promise<void> {
     await check();
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
-    throw new DeviceFlowError('slow_down', error.retryAfterSeconds);
+    const wait = error.retryAfterSeconds ?? 60;
+    throw new DeviceFlowError(
+      'slow_down',
+      `Too many unknown device codes from this address. Wait ${wait} seconds before polling again.`,
+      wait,
+    );
   }
 }
 
@@ -105,7 +127,9 @@ async function redeem(
   decision: DeviceDecisionDoc,
   now: Date,
 ): Promise<{ status: 'approved'; api_key: string }> {
-  if (!(await claimLease(deps.db, redeemLeaseKey(doc._id), { now }))) throw new DeviceFlowError('expired_token');
+  if (!(await claimLease(deps.db, redeemLeaseKey(doc._id), { now }))) {
+    throw new DeviceFlowError('expired_token', ALREADY_REDEEMED);
+  }
   if (decision.workspaceId === null || decision.accountId === null) {
     throw new Error(`Approved device authorization ${doc._id} has no workspace`);
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
-import type { DeviceCodeDoc } from './documents.js';
+import type { DeviceCodeDoc, DeviceLoginOrigin } from './documents.js';
 import { addressKey, countAgainstRateLimits } from '../auth/rate-limit.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { hashSecret, newSecretToken } from '../identity/tokens.js';
@@ -32,6 +32,8 @@ export async function startDeviceAuthorization(
   deps: CoreDeps,
   input: {
     clientName?: string | null | undefined;
+    /** Where the login was started; `device` unless a chat bot starts it. */
+    origin?: DeviceLoginOrigin | undefined;
     publicUrl: string;
     prefix?: string | undefined;
     interval?: number | undefined;
@@ -63,6 +65,7 @@ export async function startDeviceAuthorization(
     userCode,
     prefix,
     clientName: input.clientName ?? null,
+    origin: input.origin ?? 'device',
     interval,
     lastPolledAt: null,
     createdAt: now,

@@ -4,10 +4,13 @@ import type { Operation } from './operation.js';
 
 /** Zod's issues as the spec's `details`, each path relative to what was parsed. */
 export function issuesOf(error: z.ZodError): IssueDetail[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key));
+    // An unknown field is named by its own path, not its object's, so a client sees which one it was.
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => ({ path: [...path, key], message: issue.message }));
+    return [{ path, message: issue.message }];
+  });
 }
 
 /** The operation's rules across fields for an input that passed its schema. */

@@ -3,9 +3,15 @@ import type { PostDoc } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import { splitGroup } from './view.js';
 
-/** A post of the scope's workspace by id; another workspace's id is `not_found` like an unknown one. */
-export async function findWorkspacePost(deps: CoreDeps, scope: Scope, postId: string): Promise<PostDoc> {
-  const doc = await deps.db.posts.findOne({ _id: postId });
+/**
+ * A post of the scope's workspace by its id, or by its group's id, which stands for the group's root
+ * (so a generation job's `postGroupId` opens like a post id); another workspace's id is `not_found`
+ * like an unknown one. Post and group ids are random uuids, so one never names both.
+ */
+export async function findWorkspacePost(deps: CoreDeps, scope: Scope, id: string): Promise<PostDoc> {
+  const doc =
+    (await deps.db.posts.findOne({ _id: id })) ??
+    (await deps.db.posts.findOne({ groupId: id, workspaceId: scope.workspaceId, parentPostId: null }));
   if (!doc || doc.workspaceId !== scope.workspaceId) throw notFound('Post');
   return doc;
 }

@@ -45,7 +45,7 @@ export const createPostOperation = defineOperation({
 export const getPostOperation = defineOperation({
   name: 'get_post',
   title: 'Get a post',
-  summary: 'Get the post group a post belongs to (a thread reply id answers its group)',
+  summary: 'Get the post group a post belongs to (a thread reply id or the group id answers it too)',
   input: PostIdInputSchema,
   output: PostGroupSchema,
   result: 'the post group',

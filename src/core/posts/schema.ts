@@ -171,7 +171,9 @@ export const ListPostsInputSchema = z.object({
 export type ListPostsInput = z.infer<typeof ListPostsInputSchema>;
 
 /** The post an operation acts on; a thread reply's id stands for its group. */
-export const PostIdInputSchema = z.object({ id: z.uuid().describe('the id of a post of the group') });
+export const PostIdInputSchema = z.object({
+  id: z.uuid().describe("the id of a post of the group, or the group's id (which stands for its root post)"),
+});
 
 export const ReschedulePostInputSchema = PostIdInputSchema.extend({
   scheduledFor: DateTimeSchema.describe('the new time, in the future'),

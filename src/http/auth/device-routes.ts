@@ -1,10 +1,8 @@
 import { Router } from '@koa/router';
 import type { CoreDeps } from '../../core/context.js';
 import { approveDeviceCode, denyDeviceCode } from '../../core/device/approve.js';
-import { DeviceFlowError } from '../../core/device/errors.js';
 import { pollDeviceToken } from '../../core/device/poll.js';
 import { startDeviceAuthorization } from '../../core/device/start.js';
-import { AppError } from '../../core/errors.js';
 import { requireMembership } from '../../core/identity/memberships.js';
 import {
   DeviceStartBodySchema,
@@ -13,6 +11,8 @@ import {
   UserCodeBodySchema,
 } from './auth-schema.js';
 import type { AppState } from '../shared/context.js';
+import { readDeviceBody } from './device-body.js';
+import { answeringStartErrors, answeringTokenErrors } from './device-errors.js';
 import { readJsonBody } from '../middleware/json-body.js';
 import { requireSession } from '../middleware/session-auth.js';
 import { noStore } from '../shared/no-store.js';
@@ -27,44 +27,39 @@ export interface DeviceRouterOptions {
   bodyLimitBytes: number;
 }
 
-/** The RFC 8628 device flow of spec 4: start and token need no key, approve and deny a session. */
+/**
+ * The RFC 8628 device flow of spec 4: start and token need no key, approve and deny a session.
+ * Approve and deny stay JSON-only: the web app calls them, never a device-flow client.
+ */
 export function createDeviceRouter(options: DeviceRouterOptions): Router<AppState> {
   const { deps, bodyLimitBytes } = options;
   const router = new Router<AppState>({ prefix: '/auth/device' });
 
+  // Both take JSON or RFC 8628's form; refusals carry RFC 6749's `error` and `error_description`.
   router.post('/start', async (ctx) => {
-    // No body is an empty request; a JSON null is a body, and not an object.
-    const raw = await readJsonBody(ctx, bodyLimitBytes);
-    const body = validate(DeviceStartBodySchema, raw === undefined ? {} : raw, 'body');
     noStore(ctx);
-    ctx.body = await startDeviceAuthorization(deps, {
-      clientName: body.client_name,
-      publicUrl: options.publicUrl,
-      prefix: options.devicePrefix,
-      address: ctx.ip,
+    await answeringStartErrors(ctx, async () => {
+      // No body is an empty request; a JSON null is a body, and not an object.
+      const raw = await readDeviceBody(ctx, bodyLimitBytes);
+      const body = validate(DeviceStartBodySchema, raw === undefined ? {} : raw, 'body');
+      ctx.body = await startDeviceAuthorization(deps, {
+        clientName: body.client_name,
+        publicUrl: options.publicUrl,
+        prefix: options.devicePrefix,
+        address: ctx.ip,
+      });
     });
   });
 
-  // Every answer here uses the RFC's `{ error }` body (spec 7, rule 1), bad input included.
+  // Every answer here uses the RFC's `{ error, error_description }` body (spec 7, rule 1), bad input included.
   router.post('/token', async (ctx) => {
     noStore(ctx);
-    let deviceCode: string;
-    try {
-      deviceCode = validate(DeviceTokenBodySchema, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body').device_code;
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      ctx.status = 400;
-      ctx.body = { error: 'invalid_request' };
-      return;
-    }
-    try {
-      ctx.body = await pollDeviceToken(deps, { deviceCode, address: ctx.ip });
-    } catch (error) {
-      if (!(error instanceof DeviceFlowError)) throw error;
-      ctx.status = error.retryAfterSeconds === undefined ? 400 : 429;
-      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
-      ctx.body = { error: error.error };
-    }
+    await answeringTokenErrors(ctx, async () => {
+      const body = validate(DeviceTokenBodySchema, (await readDeviceBody(ctx, bodyLimitBytes)) ?? {}, 'body');
+      const approved = await pollDeviceToken(deps, { deviceCode: body.device_code, address: ctx.ip });
+      // RFC 6749 5.1's names beside the spec's, so a stock client reads the key as its access token.
+      ctx.body = { ...approved, access_token: approved.api_key, token_type: 'Bearer' };
+    });
   });
 
   router.post('/approve', async (ctx) => {

@@ -9,10 +9,7 @@ import { readBodyText } from './read-body.js';
  * failure gets the spec's error shape.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
-  const headers = ctx.req.headers;
-  const declaredLength = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
-  const hasBody = headers['transfer-encoding'] !== undefined || (declaredLength !== undefined && declaredLength > 0);
-  if (!hasBody) return undefined;
+  if (!hasRequestBody(ctx)) return undefined;
 
   if (!ctx.is('application/json', '+json')) {
     throw new AppError('unsupported_media_type', 'Send the request body as application/json');
@@ -25,4 +22,11 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
       { path: [], message: 'malformed JSON' },
     ]);
   }
+}
+
+/** Whether the request carries a body at all (chunked, or a non-zero Content-Length). */
+export function hasRequestBody(ctx: Context): boolean {
+  const headers = ctx.req.headers;
+  const declaredLength = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
+  return headers['transfer-encoding'] !== undefined || (declaredLength !== undefined && declaredLength > 0);
 }

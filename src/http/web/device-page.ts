@@ -34,7 +34,10 @@ export function registerDevicePages(router: Router<AppState>, options: WebOption
       return entryAgain(ctx, page, code, error);
     }
     if (description.status !== 'pending') {
-      const main = deviceResultView({ outcome: description.status });
+      const { origin, redeemedAt } = description;
+      const main = redeemedAt
+        ? deviceResultView({ outcome: 'used', origin, minutesAgo: minutesSince(deps.now(), redeemedAt) })
+        : deviceResultView({ outcome: description.status, origin });
       return sendPage(ctx, { title: TITLE, narrow: true, chrome: page.chrome, main });
     }
     const minutesLeft = Math.max(1, Math.ceil((description.expiresAt.getTime() - deps.now().getTime()) / 60_000));
@@ -67,19 +70,27 @@ export function registerDevicePages(router: Router<AppState>, options: WebOption
         new AppError('invalid_request', 'Choose the workspace the key is for'),
       );
     }
+    const submitter = { userId: page.user.userId, address: ctx.ip };
+    let origin;
     try {
+      // Found as deciding finds it (a wrong code counts once), for where the result page sends the person.
+      ({ origin } = await describeDeviceCode(deps, submitter, decision.code));
       if (decision.decision === 'approve') {
         await approveDeviceCode(deps, page.scope, { userCode: decision.code, address: ctx.ip });
       } else {
-        await denyDeviceCode(deps, { userId: page.user.userId, address: ctx.ip }, { userCode: decision.code });
+        await denyDeviceCode(deps, submitter, { userCode: decision.code });
       }
     } catch (error) {
       return entryAgain(ctx, page, decision.code, error);
     }
     const outcome = decision.decision === 'approve' ? 'approved' : 'denied';
-    const main = deviceResultView({ outcome, workspaceName: page.workspace.name });
+    const main = deviceResultView({ outcome, origin, workspaceName: page.workspace.name });
     sendPage(ctx, { title: TITLE, narrow: true, chrome: page.chrome, main });
   });
+}
+
+function minutesSince(now: Date, then: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - then.getTime()) / 60_000));
 }
 
 /** Shows the code form again with what went wrong; errors other than these four are the page's. */

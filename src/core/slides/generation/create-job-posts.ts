@@ -15,10 +15,7 @@ export async function createJobPosts(
   job: GenerationJobDoc,
 ): Promise<{ groupIds: string[]; failures: string[] }> {
   const { request } = job;
-  const ids = (platformId: string) => ({
-    rootId: derivedUuid(`${job._id}:root:${platformId}`),
-    groupId: derivedUuid(`${job._id}:group:${platformId}`),
-  });
+  const ids = (platformId: string) => jobPostIdsOf(job._id, platformId);
   const created = async () => {
     const existing = await deps.db.posts
       .find(
@@ -64,6 +61,20 @@ export async function createJobPosts(
   // In the order the request listed the platforms, so postGroupId is the first one's.
   const groupIds = request.platformIds.flatMap((id) => (done.has(id) ? [done.get(id) as string] : []));
   return { groupIds, failures };
+}
+
+/** The ids a job's post for one platform has: its root's and its group's, both derived from the job id. */
+function jobPostIdsOf(jobId: string, platformId: string): { rootId: string; groupId: string } {
+  return { rootId: derivedUuid(`${jobId}:root:${platformId}`), groupId: derivedUuid(`${jobId}:group:${platformId}`) };
+}
+
+/** The root post ids of a finished job's post groups, in the order of its `postGroupIds`. */
+export function jobRootPostIds(job: Pick<GenerationJobDoc, '_id' | 'request' | 'postGroupIds'>): string[] {
+  const created = new Set(job.postGroupIds);
+  return job.request.platformIds
+    .map((platformId) => jobPostIdsOf(job._id, platformId))
+    .filter((ids) => created.has(ids.groupId))
+    .map((ids) => ids.rootId);
 }
 
 /** A stable UUID (version 8 layout) from a name: the same job and platform always give the same id. */

@@ -2,6 +2,7 @@ import type { CoreDeps, Scope } from '../../context.js';
 import { notFound } from '../../errors.js';
 import type { GenerationJobDoc } from './documents.js';
 import type { GenerationJob } from './schema.js';
+import { jobRootPostIds } from './create-job-posts.js';
 
 /** A generation job of the caller's workspace; anyone else's id is simply not found. */
 export async function getGenerationJob(deps: CoreDeps, scope: Scope, id: string): Promise<GenerationJob> {
@@ -11,12 +12,15 @@ export async function getGenerationJob(deps: CoreDeps, scope: Scope, id: string)
 }
 
 export function toGenerationJob(job: GenerationJobDoc): GenerationJob {
+  const postIds = jobRootPostIds(job);
   return {
     id: job._id,
     status: job.status,
     stage: job.stage,
     total: job.total,
     completed: job.completed,
+    postId: postIds[0] ?? null,
+    postIds,
     postGroupId: job.postGroupId,
     postGroupIds: job.postGroupIds,
     error: job.error,

@@ -112,7 +112,15 @@ export const GenerationJobSchema = z
       .describe('where the job is; only moves forward'),
     total: z.int().describe('images in the batch (one per slide)'),
     completed: z.int().describe('images generated and uploaded so far; only grows'),
-    postGroupId: z.uuid().nullable().describe("the created post's group id once DONE (the first platform's)"),
+    postId: z
+      .uuid()
+      .nullable()
+      .describe("the created root post's id once DONE (the first platform's): open it with get post"),
+    postIds: z.array(z.uuid()).describe('the root post of every created post group, in the order of postGroupIds'),
+    postGroupId: z
+      .uuid()
+      .nullable()
+      .describe("the created post's group id once DONE (the first platform's); get post takes it too"),
     postGroupIds: z.array(z.uuid()).describe('every created post group, one per platform'),
     error: z.string().nullable().describe('why the job failed, naming the slide when one did'),
     errorCode: z.string().nullable().describe('the failure as a stable code (e.g. content_blocked, provider_error)'),
