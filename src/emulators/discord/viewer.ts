@@ -152,7 +152,7 @@ article { padding: 12px 0; border-bottom: 1px solid #3f4147; }
 .actions button, .actions a.button { font: inherit; font-size: 14px; color: #fff; border: 0; border-radius: 3px; padding: 6px 16px; margin: 8px 8px 0 0; }
 .actions a.button { display: inline-block; text-decoration: none; }
 .thinking { color: #949ba4; font-style: italic; }
-.modal .primary, .primary { background: #5865f2; } .secondary { background: #4e5058; } .success { background: #248046; } .danger { background: #da373c; } .link { background: #4e5058; }
+.primary, .modal .primary { background: #5865f2; border-color: #5865f2; } .secondary { background: #4e5058; } .success { background: #248046; } .danger { background: #da373c; } .link { background: #4e5058; }
 .mention { background: rgba(88,101,242,.3); color: #c9cdfb; font-weight: 500; } a { color: #00a8fc; } code { background: #1e1f22; padding: 0 3px; border-radius: 3px; }
 .reply { margin: 8px 0 0 24px; padding-left: 12px; border-left: 2px solid #4e5058; }
 `;

@@ -122,7 +122,7 @@ export function channelPage(input: {
   const composer = input.interactive
     ? `<form id="composer" class="composer"><input name="text" aria-label="Message" autocomplete="off" placeholder="${escapeHtml(input.placeholder)}"><button type="submit">Send</button></form><p id="problem" class="problem" role="alert" hidden></p><div id="modal" class="modal-backdrop" hidden></div><script>${CHANNEL_SCRIPT}</script>`
     : '';
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${input.css}${input.interactive ? CHANNEL_CSS : ''}</style></head><body><h1>${input.heading}</h1><main id="messages">${input.messages}</main>${composer}</body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${input.interactive ? CHANNEL_CSS : ''}${input.css}</style></head><body><h1>${input.heading}</h1><main id="messages">${input.messages}</main>${composer}</body></html>`;
 }
 
 /** A button the person can click: its message and action travel in data attributes. */

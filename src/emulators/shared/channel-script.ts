@@ -1,6 +1,6 @@
 /** The composer, the private notes and the forms of an interactive channel view. */
 export const CHANNEL_CSS = `
-.composer { display: flex; gap: 8px; margin-top: 16px; position: sticky; bottom: 0; padding: 8px 0; background: inherit; }
+.composer { display: flex; gap: 8px; margin-top: 16px; padding: 8px 0; }
 .composer input { flex: 1; font: inherit; padding: 8px 10px; border-radius: 6px; border: 1px solid #999; }
 .composer button, .modal button { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #999; cursor: pointer; }
 .problem { color: #d0332d; font-weight: 600; }
