@@ -26,6 +26,8 @@ Commands:
                                     --show-key prints only the key, for scripts and curl
   logout                            revoke the stored key and forget it
   mcp [--server URL]                the MCP server on stdio for desktop agents (key: POSTDECK_API_KEY or login's)
+  try-bots                          run Postdeck (as serve does) with its Slack and Discord bots wired to
+                                    local emulators, and print the channel pages to try them in a browser
   emulate tiktok [--port N] [--host H] [--data-file F] [--pull-via URL]
                                     run the local TikTok emulator (for development, tests and Docker)
   discord register-commands [--guild ID]
@@ -65,7 +67,10 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return (await import('./serve.js')).serveCommand(values.role);
+      await (await import('./serve.js')).serveCommand(values.role);
+      return;
+    case 'try-bots':
+      return (await import('./try-bots.js')).tryBotsCommand();
     case 'admin set-plan':
       return (await admin()).setPlanCommand({ workspace: values.workspace, plan: values.plan });
     case 'admin bootstrap':

@@ -11,8 +11,11 @@ const ROLES: Record<string, Role[]> = { all: ['api', 'worker'], api: ['api'], wo
  */
 const SAME_SIGNAL_MS = 1_000;
 
-/** `postdeck serve [--role all|api|worker]`: runs until SIGTERM or SIGINT, then shuts down in order. */
-export async function serveCommand(role: string): Promise<void> {
+/**
+ * `postdeck serve [--role all|api|worker]`: runs until SIGTERM or SIGINT, then shuts down in order.
+ * Resolves once started, to the address the HTTP roles listen on (none for a worker).
+ */
+export async function serveCommand(role: string): Promise<{ listeningOn: string | undefined }> {
   const roles = ROLES[role];
   if (!roles) throw new Error(`--role must be one of ${Object.keys(ROLES).join(', ')}`);
   const { config, logger } = cliRuntime({ logsTo: 'stdout' });
@@ -56,4 +59,5 @@ export async function serveCommand(role: string): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  return { listeningOn: app.http?.url };
 }

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
+import { registerChannelView, type ChannelActions } from '../shared/channel-page.js';
 import { listenEmulator, readRequestText } from '../shared/listen.js';
+import { discordChannelActions, type DiscordPerson } from './channel-view.js';
 import { registerChannels } from './channels.js';
 import { registerCommands } from './commands.js';
 import { DiscordError, invalidJson, unauthorized } from './errors.js';
@@ -13,6 +15,7 @@ import { registerWebhooks } from './webhooks.js';
 export { DiscordEmulatorState, EPHEMERAL, INTERACTION_TOKEN_TTL_MS } from './state.js';
 export type { EmulatedInteraction, EmulatedMessage, InitialResponse, RegisteredCommand } from './state.js';
 export { DiscordSender, type DiscordUser, type SendOptions, type Sent } from './sender.js';
+export type { DiscordPerson } from './channel-view.js';
 
 export interface DiscordEmulatorOptions {
   port?: number;
@@ -35,6 +38,13 @@ export interface RunningDiscordEmulator {
   sender(target: string): DiscordSender;
   /** The application's public key (64 hex digits), for DISCORD_PUBLIC_KEY. */
   publicKey: string;
+  /**
+   * Makes the channel views interactive for one person of a guild: what they type and click there
+   * is sent, signed, to the app at `target`. Until then the views only show what the app posted.
+   */
+  connect(target: string, person: DiscordPerson): void;
+  /** The channel view of `channelId`: `${url}/__control/channels/<id>`. */
+  channelUrl(channelId: string): string;
   stop(): Promise<void>;
 }
 
@@ -75,13 +85,16 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     }
   });
   app.use(api.routes());
-  // Not Discord's: a page drawing a channel's messages, for people reviewing what the app posted.
+  // Not Discord's: a page drawing a channel, for people reviewing what the app posted (and trying it once connected).
   const control = new Router();
-  control.get('/__control/channels/:channel', (ctx) => {
-    const channel = ctx.params.channel as string;
-    ctx.type = 'text/html';
-    ctx.body = renderChannel(channel, state.channel(channel));
-  });
+  let actions: ChannelActions | null = null;
+  let viewer: string | null = null;
+  registerChannelView(
+    control,
+    (channel) => renderChannel(state, channel, viewer),
+    () => actions,
+    (ctx) => ((ctx.state as { body?: unknown }).body ?? {}) as Record<string, unknown>,
+  );
   app.use(control.routes());
 
   const server = await listenEmulator(app, options);
@@ -92,6 +105,12 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     state,
     publicKey: DiscordSender.publicKeyHex(keys.publicKey),
     sender: (target) => new DiscordSender(state, target, keys),
+    connect(target, person) {
+      state.people.set(person.id, person.name);
+      viewer = person.id;
+      actions = discordChannelActions(state, new DiscordSender(state, target, keys), person);
+    },
+    channelUrl: (channelId) => `${url}/__control/channels/${encodeURIComponent(channelId)}`,
     stop: server.stop,
   };
 }
@@ -117,6 +136,8 @@ async function readJson(ctx: Context, state: DiscordEmulatorState): Promise<void
     }
   }
   const kind = !auth ? 'none' : auth === `Bot ${state.application.botToken}` ? 'bot' : 'wrong';
-  state.requests.push({ method: ctx.method, path: ctx.path, auth: kind, body });
+  // The channel view's own requests are not the app's.
+  if (!ctx.path.startsWith('/__control/'))
+    state.requests.push({ method: ctx.method, path: ctx.path, auth: kind, body });
   (ctx.state as { body?: unknown }).body = body;
 }

@@ -90,6 +90,13 @@ export class DiscordEmulatorState {
   /** Guild id → its commands. */
   readonly guildCommands = new Map<string, RegisteredCommand[]>();
   readonly requests: ApiRequest[] = [];
+  /** Not Discord's: people of the channel view (id to name) and channel names, for drawing. */
+  readonly people = new Map<string, string>();
+  readonly channelNames = new Map<string, string>();
+  /** Not Discord's: the command a channel view's person typed, by its interaction id ("you used /postdeck login"). */
+  readonly typedCommands = new Map<string, string>();
+  /** Not Discord's: modals the app opened for a channel view's person, by interaction id. */
+  readonly openModals = new Map<string, { channelId: string; userId: string; data: Record<string, unknown> }>();
   /** The emulator's clock (tests move it to expire tokens). */
   now: () => number = () => Date.now();
   /** How long Discord waits for an interaction's first response before giving up (3 s). */

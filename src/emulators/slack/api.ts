@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { EmulatedMessage, SlackEmulatorState } from './state.js';
-import { renderChannel } from './viewer.js';
 
 type Args = Record<string, unknown>;
 type Method = (ctx: Context, args: Args, token: string | null) => Record<string, unknown>;
@@ -61,20 +60,27 @@ export function registerApi(router: Router, state: SlackEmulatorState): void {
     },
     'chat.postEphemeral': (_ctx, args, token) => {
       needTeam(token);
-      state.ephemerals.push({
+      const ephemeral = {
         channel: requireString(args, 'channel'),
         user: requireString(args, 'user'),
         text: text(args.text),
         blocks: blocksOf(args),
-      });
-      return { message_ts: state.nextTs() };
+      };
+      state.ephemerals.push(ephemeral);
+      const ts = state.nextTs();
+      state.notes.push({ ...ephemeral, ts, command: null, responseId: null });
+      return { message_ts: ts };
     },
     'views.open': (_ctx, args, token) => {
       needTeam(token);
       const triggerId = requireString(args, 'trigger_id');
       const view = parseJson(args.view, 'view') as Record<string, unknown>;
       state.views.push({ triggerId, view });
-      return { view: { id: `V${randomBytes(5).toString('hex').toUpperCase()}`, ...view } };
+      const id = `V${randomBytes(5).toString('hex').toUpperCase()}`;
+      // A trigger from the channel view: the person there sees the modal.
+      const person = state.triggers.get(triggerId);
+      if (person) state.openViews.push({ id, ...person, view, errors: {} });
+      return { view: { id, ...view } };
     },
     'oauth.v2.access': (ctx, args) => {
       const [id, secret] = clientCredentials(ctx, args);
@@ -135,13 +141,6 @@ export function registerApi(router: Router, state: SlackEmulatorState): void {
     ctx.redirect(target.toString());
   });
 
-  // Not Slack's: a page drawing a channel's messages, for people reviewing what the app posted.
-  router.get('/__control/channels/:channel', (ctx) => {
-    const channel = ctx.params.channel as string;
-    ctx.type = 'text/html';
-    ctx.body = renderChannel(channel, state.channel(channel));
-  });
-
   // response_url: where an app answers a command or an interaction later (Slack allows 5 in 30 minutes).
   router.post('/respond/:id', (ctx) => {
     const list = state.responses.get(ctx.params.id as string);
@@ -155,7 +154,9 @@ export function registerApi(router: Router, state: SlackEmulatorState): void {
       ctx.body = 'used_url';
       return;
     }
-    list.push((ctx.state as { args: Args }).args);
+    const args = (ctx.state as { args: Args }).args;
+    list.push(args);
+    state.noteResponse(ctx.params.id as string, args);
     ctx.body = 'ok';
   });
 }

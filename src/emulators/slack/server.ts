@@ -1,11 +1,15 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { listenEmulator, readRequestText } from '../shared/listen.js';
+import { registerChannelView, type ChannelActions } from '../shared/channel-page.js';
 import { registerApi } from './api.js';
+import { slackChannelActions, type SlackAppConnection } from './channel-view.js';
 import { SlackEmulatorState } from './state.js';
+import { renderChannel } from './viewer.js';
 
 export { SlackEmulatorState } from './state.js';
 export type { EmulatedMessage, EmulatedTeam } from './state.js';
+export type { SlackAppConnection } from './channel-view.js';
 export { SlackSender } from './sender.js';
 
 export interface SlackEmulatorOptions {
@@ -23,6 +27,13 @@ export interface RunningSlackEmulator {
   state: SlackEmulatorState;
   /** A response_url for one command or interaction, as Slack puts in its payloads. */
   newResponseUrl(): { url: string; id: string };
+  /**
+   * Makes the channel views interactive for one person: what they type and click there is sent,
+   * signed, to the app at `eventsUrl`. Until then the views only show what the app posted.
+   */
+  connect(app: SlackAppConnection): void;
+  /** The channel view of `channel`: `${url}/__control/channels/<channel>`. */
+  channelUrl(channel: string): string;
   stop(): Promise<void>;
 }
 
@@ -38,6 +49,15 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   );
   const router = new Router();
   registerApi(router, state);
+  let actions: ChannelActions | null = null;
+  let person: string | null = null;
+  // Not Slack's: a page drawing a channel, for people reviewing what the app posted (and trying it once connected).
+  registerChannelView(
+    router,
+    (channel) => renderChannel(state, channel, person),
+    () => actions,
+    (ctx) => (ctx.state as { args?: Record<string, unknown> }).args ?? {},
+  );
   const app = new Koa();
   app.use(async (ctx, next) => {
     if (ctx.method === 'POST') {
@@ -62,6 +82,12 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       const id = state.newResponseId();
       return { url: `${url}/respond/${id}`, id };
     },
+    connect(app) {
+      state.people.set(app.person.id, app.person.name);
+      person = app.person.id;
+      actions = slackChannelActions(state, url, app);
+    },
+    channelUrl: (channel) => `${url}/__control/channels/${encodeURIComponent(channel)}`,
     stop: server.stop,
   };
 }
