@@ -1,3 +1,7 @@
 #!/usr/bin/env node
-// The compiled CLI; `npm ci` builds it through the `prepare` script.
-import '../dist/cli/index.js';
+// Postdeck's command line: the compiled code in dist/. In a checkout, dist/ is built first when a
+// source is newer than the last build, so neither `git pull` nor an edit needs a build step.
+import { ensureDist } from './dist.js';
+
+ensureDist(process.argv[2]);
+await import('../dist/cli/index.js');

@@ -183,13 +183,14 @@ export class ConfigError extends Error {
 
 /**
  * Reads settings from `env` plus an optional `.env` file (real variables win), validates them once,
- * and returns a frozen object. Nothing else in Postdeck reads the environment.
+ * and returns a frozen object. An empty value, in either, means unset (`.env.example` is full of
+ * them). Nothing else in Postdeck reads the environment.
  */
 export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envFile?: string } = {}): Config {
   const cwd = options.cwd ?? process.cwd();
   const envFile = path.resolve(cwd, options.envFile ?? '.env');
   const fileVars = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
-  const merged = { ...fileVars, ...withoutEmpty(env) };
+  const merged = { ...withoutEmpty(fileVars), ...withoutEmpty(env) };
   const parsed = EnvSchema.safeParse(merged);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));

@@ -42,6 +42,18 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('/srv/postdeck');
   });
 
+  it('takes an empty value in .env as unset: the default, or no such setting', () => {
+    const cwd = emptyDir();
+    writeFileSync(path.join(cwd, '.env'), 'PORT=\nOPENAI_BASE_URL=\nTIKTOK_CLIENT_KEY=\nTIKTOK_CLIENT_SECRET=\n');
+    const config = loadConfig({}, { cwd });
+    expect(config.port).toBe(8080);
+    expect(config.ai.baseUrl).toBeUndefined();
+    expect(config.tiktok.clientKey).toBeUndefined();
+    // An empty real variable leaves the value in .env in force, as before.
+    writeFileSync(path.join(cwd, '.env'), 'PORT=9000\n');
+    expect(loadConfig({ PORT: '' }, { cwd }).port).toBe(9000);
+  });
+
   it('loads a plan table from POSTDECK_PLANS_FILE and rejects a free plan with image credits', () => {
     const cwd = emptyDir();
     writeFileSync(

@@ -1,7 +1,8 @@
 /**
- * `npm start`'s first step (its `prestart`), before the build: fails at once when a Postdeck of this
- * DATA_DIR already serves PORT, or the port is taken, so a second start never rebuilds dist/ under a
- * running server. `postdeck serve` makes the same check itself (and holds the lock while it runs).
+ * The first step of `postdeck serve` (and `npm start`) when dist/ is stale, before bin/dist.js builds
+ * it: fails at once when a Postdeck of this DATA_DIR already serves PORT, or the port is taken, so a
+ * second start never rebuilds dist/ under a running server. It runs from src/ (through tsx) since
+ * dist/ is the stale part; `postdeck serve` makes the same check itself (and holds the lock while it runs).
  */
 import { loadConfig } from '../src/config.js';
 import { checkNotRunning } from '../src/cli/serve-lock.js';

@@ -55,7 +55,7 @@ export async function loginCommand(settings: ClientSettings, serverOption: strin
 export async function whoamiCommand(settings: ClientSettings, options: { showKey?: boolean } = {}): Promise<void> {
   const credentials = await requireCredentials(settings);
   if (options.showKey) {
-    // Only the key on stdout, so `$(npx postdeck whoami --show-key)` works in a shell.
+    // Only the key on stdout, so `$(node bin/postdeck.js whoami --show-key)` works in a shell.
     process.stdout.write(`${credentials.apiKey}\n`);
     return;
   }

@@ -33,7 +33,7 @@ export function serveLockPath(dataDir: string, port: number): string {
 
 /**
  * Throws AlreadyRunningError when a live Postdeck of this DATA_DIR serves config.port, or when the
- * port is taken by anything else. Changes nothing: `npm start` runs it before building.
+ * port is taken by anything else. Changes nothing: `serve` runs it before building a stale dist/.
  */
 export async function checkNotRunning(config: Config): Promise<void> {
   if (config.port === 0) return;

@@ -8,7 +8,7 @@ export function startMessage(input: { publicUrl: string; listeningOn: string; fr
   const bound = listeningOn === publicUrl ? '' : ` (listening on ${listeningOn})`;
   const next = freshInstall
     ? `Next: open ${publicUrl}/signup (the first person to sign up owns this install),\n` +
-      `then get an API key with:  npx postdeck login`
-    : `Get an API key with:  npx postdeck login   (scripts: npx postdeck admin bootstrap --json)`;
+      `then get an API key with:  node bin/postdeck.js login`
+    : `Get an API key with:  node bin/postdeck.js login   (scripts: node bin/postdeck.js admin bootstrap --json)`;
   return `\nPostdeck is running at ${publicUrl}${bound}\nAPI reference: ${publicUrl}/public/v1/docs\n${next}\n\n`;
 }

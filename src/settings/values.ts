@@ -1,6 +1,6 @@
 // Small helpers of config.ts: how raw environment values are read and the result protected.
 
-// An exported-but-empty variable (FOO=) means "use the default", as most servers treat it.
+// An empty variable (FOO=, exported or in .env) means "use the default", as most servers treat it.
 export function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
 }

@@ -27,7 +27,7 @@ import { freePort } from '../support/spawn.js';
 // - FERRETDB_CACHE_DIR points at the FerretDB binary the test run already built (the README's
 //   "first start builds the database emulator", skipped);
 // - POSTDECK_CONFIG_DIR and npm's cache are temporary directories, so the person's own key and
-//   npx cache are untouched;
+//   npm cache are untouched;
 // - the photos the README uploads (slide1.jpg ...) are drawn here, since they are the reader's own.
 const README_FROM = '## Run it';
 const README_PORT = 'localhost:8080';
@@ -234,9 +234,13 @@ describe('the README from the top, in a fresh clone and a real browser', { timeo
     expectNoPageProblems();
   });
 
-  it('`npx postdeck login`: the code is approved in the browser; whoami shows the workspace and the key', async () => {
+  it('`node bin/postdeck.js login`: the code is approved in the browser; whoami shows the workspace and the key', async () => {
     shell = new ShellSession(clone, env, path.join(LOGS, 'readme-shell.log'));
-    expect(blocks[1]).toEqual(['npx postdeck login', 'npx postdeck whoami', 'npx postdeck whoami --show-key']);
+    expect(blocks[1]).toEqual([
+      'node bin/postdeck.js login',
+      'node bin/postdeck.js whoami',
+      'node bin/postdeck.js whoami --show-key',
+    ]);
     // The start message's next step is the README's.
     expect(/^then get an API key with: +(.+)$/m.exec(serverStderr)?.[1]).toBe(blocks[1]![0]);
 
@@ -252,7 +256,7 @@ describe('the README from the top, in a fresh clone and a real browser', { timeo
     const { code, link } = await Promise.race([
       prompt,
       login.then((result) => {
-        throw new Error(`npx postdeck login ended before printing a code: ${result.stderr}`);
+        throw new Error(`postdeck login ended before printing a code: ${result.stderr}`);
       }),
     ]);
     expect(link).toBe(`${publicUrl}/device?code=${code}`);
@@ -275,7 +279,7 @@ describe('the README from the top, in a fresh clone and a real browser', { timeo
   it('passes over the ways for scripts (a key minted directly, an account connected without a browser)', () => {
     // They are the alternatives to the browser steps this walkthrough takes; the README must still offer both.
     expect(blocks[2]).toEqual([`curl -H "Authorization: Bearer service_sk_..." ${publicUrl}/public/v1/platforms`]);
-    expect(blocks[3]).toEqual(['npx postdeck admin connect-emulated-tiktok --json']);
+    expect(blocks[3]).toEqual(['node bin/postdeck.js admin connect-emulated-tiktok --json']);
   });
 
   it("connects the emulated TikTok account on /platforms through the emulator's consent page", async () => {

@@ -244,8 +244,8 @@ describe('Ctrl-C (SIGINT to the process group)', { timeout: 600_000 }, () => {
 
   it('works through npm start too: npm forwards its own SIGINT, and the server still stops in order', async () => {
     const { env, dataDir, port } = await newInstall();
-    // --ignore-scripts: no prestart build here, so other test files' servers never see dist/ rewritten.
-    const npm = spawnLogged('ctrl-c-npm-start', 'npm', ['start', '--ignore-scripts'], env, { detached: true });
+    // dist/ is current (the global setup built it), so `npm start` rewrites none of it under other servers.
+    const npm = spawnLogged('ctrl-c-npm-start', 'npm', ['start'], env, { detached: true });
     started.push(npm);
     await waitForOk(`http://127.0.0.1:${port}/healthz`, STARTUP_MS);
     const { pid: database, ownerPid: server } = embeddedDatabase(dataDir);

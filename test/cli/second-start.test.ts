@@ -9,7 +9,7 @@ import { AlreadyRunningError, serveLockPath, takeServeLock } from '../../src/cli
 import { freePort, spawnLogged, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 
 // A second start of the same install (same PORT and DATA_DIR) must fail at once, before it builds
-// dist/ (npm start's prestart) or attaches to the first one's database.
+// dist/ or attaches to the first one's database (a stale dist/: test/cli/build-once.test.ts).
 const tempDirs: string[] = [];
 let first: SpawnedPostdeck | undefined;
 let env: Record<string, string>;
@@ -58,11 +58,12 @@ describe('a second start of a running install', { timeout: 300_000 }, () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });
 
-  it('fails at once with `npm start`, before the prestart build', async () => {
+  it('fails at once with `npm start`, without building', async () => {
     const npm = spawnLogged('second-start-npm', 'npm', ['start'], env);
     expect(await npm.exited).not.toBe(0);
     expect(npm.output()).toContain(`Postdeck already runs at http://localhost:${port} with this DATA_DIR`);
     expect(npm.output()).not.toContain('tsc -p tsconfig.build.json');
+    expect(npm.output()).not.toContain('postdeck: building dist/');
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });
 

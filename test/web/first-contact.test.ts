@@ -49,7 +49,7 @@ describe('the first five minutes', () => {
     });
     expect(fresh).toContain('Postdeck is running at http://localhost:8080 (listening on http://127.0.0.1:8080)');
     expect(fresh).toContain('open http://localhost:8080/signup (the first person to sign up owns this install)');
-    expect(fresh).toContain('npx postdeck login');
+    expect(fresh).toContain('node bin/postdeck.js login');
     const later = startMessage({
       publicUrl: 'http://localhost:8080',
       listeningOn: 'http://localhost:8080',
@@ -57,6 +57,6 @@ describe('the first five minutes', () => {
     });
     expect(later).not.toContain('/signup');
     expect(later).not.toContain('listening on');
-    expect(later).toContain('npx postdeck login');
+    expect(later).toContain('node bin/postdeck.js login');
   });
 });
