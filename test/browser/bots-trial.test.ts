@@ -10,12 +10,11 @@ import { imagesLoaded, openBrowser, SCREENSHOTS } from '../support/chat-cards.js
 import { ShellSession, shellBlocks } from '../support/readme.js';
 import { ENTRY, freePort, runPostdeck } from '../support/spawn.js';
 
-// The README's bots trial followed as written, in Chromium: `npx postdeck try-bots` in place of
+// The README's bots trial followed as written, in Chromium: `node bin/postdeck.js try-bots` in place of
 // `npm start`, `/postdeck` typed in each emulator's channel page, the login approved on Postdeck's
 // device page, the README's draft created with curl, and the card's buttons clicked until the post
 // is published to the TikTok emulator. What differs from a person's machine, and only that:
-// - `npx postdeck` runs as `node bin/postdeck.js`, the same entry point without npx's start-up
-//   (the README walkthrough test covers npx);
+// - `node bin/postdeck.js` runs as the checkout's own entry (ENTRY), the same file;
 // - PORT, DATA_DIR (with the embedded database) and the key's config directory are temporary, and
 //   FERRETDB_CACHE_DIR points at the FerretDB binary the test run already built;
 // - the README's earlier steps the trial builds on (the owner's sign-up, a connected emulated TikTok
@@ -163,9 +162,9 @@ async function postState(id: string): Promise<{ state: string; content: string }
 }
 
 describe('the README bots trial, in a real browser', { timeout: 300_000 }, () => {
-  it('`npx postdeck try-bots` starts Postdeck with both emulators and prints a channel page of each', async () => {
-    expect(blocks[0]).toEqual(['npx postdeck try-bots']);
-    const command = blocks[0]![0]!.replace(/^npx postdeck /, `node ${ENTRY} `);
+  it('`node bin/postdeck.js try-bots` starts Postdeck with both emulators and prints a channel page of each', async () => {
+    expect(blocks[0]).toEqual(['node bin/postdeck.js try-bots']);
+    const command = blocks[0]![0]!.replace(/^node bin\/postdeck\.js /, `node ${ENTRY} `);
     const log = createWriteStream(path.join(LOGS, 'bots-trial-serve.log'), { flags: 'w' });
     trial = spawn('bash', ['-c', command], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     trial.stdout!.pipe(log);
