@@ -12,6 +12,8 @@ export interface Face {
   has(codePoint: number): boolean;
   /** The glyph's advance at 1 px per em. */
   advance(codePoint: number): number;
+  /** The height of a line in this font at 1 px per em (ascent plus descent). */
+  lineHeight(): number;
 }
 
 export interface Faces {
@@ -45,6 +47,10 @@ function lazyFace({ file, family }: FontFile): Face {
         covered.set(codePoint, has);
       }
       return has;
+    },
+    lineHeight() {
+      const opened = open();
+      return (opened.ascent - opened.descent) / opened.unitsPerEm;
     },
     advance(codePoint) {
       let width = advances.get(codePoint);

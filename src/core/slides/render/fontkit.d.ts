@@ -7,6 +7,9 @@ declare module 'fontkit' {
   export interface Font {
     familyName: string;
     unitsPerEm: number;
+    ascent: number;
+    descent: number;
+    lineGap: number;
     hasGlyphForCodePoint(codePoint: number): boolean;
     glyphForCodePoint(codePoint: number): Glyph;
   }

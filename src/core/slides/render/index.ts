@@ -3,7 +3,8 @@ import { buildLayer, effectInset, paintLayer, textColourOf, type CaptionLayer } 
 import { framedCanvas, frameFor } from './frame.js';
 import { FRAME_SIZES, HOOK_CENTRE_SHARE, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
 import { MIN_SIZE_SHARE, SIZE_SHARES, type CaptionSize, type TextEffect, type TextStyleId } from './styles.js';
-import { drawTextMask } from './text-mask.js';
+import { layoutCaption } from './layout.js';
+import { drawLayout, lineSpacing } from './text-mask.js';
 
 export { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, SIZE_SHARES } from './styles.js';
 export type { CaptionSize, TextEffect, TextStyleId } from './styles.js';
@@ -112,6 +113,9 @@ export async function prepareCaption(input: CaptionInput, frame: Frame): Promise
 /** The share of the zone's width lines are broken to. */
 const LAYOUT_SLACK = 0.98;
 
+/** How far a layout's estimated width may exceed the zone and still be drawn to see (it is a few px off). */
+const WIDTH_MARGIN = 1.02;
+
 /** The smallest size ever drawn. */
 const MIN_PX = 10;
 
@@ -124,6 +128,7 @@ async function fitCaption(
 ): Promise<{ layer: CaptionLayer; px: number; lines: string[]; unsupported: string[] }> {
   // Below the usual floor only when nothing else fits (a wall of long words): inside the zone beats legible-but-cut.
   const floor = Math.round(MIN_SIZE_SHARE * frameHeight);
+  const colour = textColourOf(input.textEffect);
   let px = requestedPx;
   for (;;) {
     // The outline or box grows the block; wrap narrower by as much so the whole layer fits.
@@ -131,16 +136,37 @@ async function fitCaption(
     // Words are split only once the caption is at the floor: a smaller whole word reads better. Lines
     // are broken a little short of the width: Pango's widths differ from the estimate by a few px.
     const width = Math.floor((zone.width - inset.x * 2) * LAYOUT_SLACK);
-    const colour = textColourOf(input.textEffect);
-    const mask = await drawTextMask(input.textStyleId, input.caption, input.language, px, width, px <= floor, colour);
-    const layer = { width: mask.width + inset.x * 2, height: mask.height + inset.y * 2 };
-    if ((layer.height <= zone.height && layer.width <= zone.width) || px <= MIN_PX)
-      return {
-        layer: await buildLayer(mask, input.textEffect, px),
-        px,
-        lines: mask.layout.lines.map((line) => line.text),
-        unsupported: mask.layout.unsupported,
-      };
+    const layout = await layoutCaption({
+      style: input.textStyleId,
+      caption: input.caption,
+      language: input.language,
+      px,
+      width,
+      breakWords: px <= floor,
+    });
+    // Drawing is most of a caption's cost: a size whose layout surely misses the zone is not drawn.
+    // The estimate's lines are the fonts' full line boxes; the drawing is cut to the ink at the top
+    // and bottom (never by as much as 0.75 em), so this height is never more than the drawn one.
+    const lines = layout.lines;
+    let layer = {
+      width: Math.max(...lines.map((line) => line.width)) + inset.x * 2,
+      height:
+        lines.reduce((total, line) => total + line.height, 0) +
+        (lines.length - 1) * lineSpacing(px) -
+        0.75 * px +
+        inset.y * 2,
+    };
+    if ((layer.width <= zone.width * WIDTH_MARGIN && layer.height <= zone.height) || px <= MIN_PX) {
+      const mask = await drawLayout(input.textStyleId, input.caption, input.language, px, layout, colour);
+      layer = { width: mask.width + inset.x * 2, height: mask.height + inset.y * 2 };
+      if ((layer.height <= zone.height && layer.width <= zone.width) || px <= MIN_PX)
+        return {
+          layer: await buildLayer(mask, input.textEffect, px),
+          px,
+          lines: lines.map((line) => line.text),
+          unsupported: layout.unsupported,
+        };
+    }
     // Height grows about with the square of the size, a too-long word's width with the size: aim
     // straight at a fitting size, then step down.
     const ratio = Math.min(Math.sqrt(zone.height / layer.height), zone.width / layer.width);

@@ -12,11 +12,12 @@ export interface LineRun {
   emoji: boolean;
 }
 
-/** One line as the renderer draws it: its text, its runs, and its estimated width in px. */
+/** One line as the renderer draws it: its text, its runs, and its estimated width and height in px. */
 export interface CaptionLine {
   text: string;
   runs: LineRun[];
   width: number;
+  height: number;
 }
 
 /** The caption broken into lines, and the characters left out because no bundled font draws them. */
@@ -97,6 +98,8 @@ interface Cluster {
   text: string;
   kind: ClusterKind;
   width: number;
+  /** The height of a line of the font that draws it, in px. */
+  height: number;
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -126,18 +129,18 @@ function toClusters(paragraph: string, chain: Face[], emoji: Face, px: number, u
   const clusters: Cluster[] = [];
   for (const { segment } of graphemes.segment(paragraph)) {
     if (/^\s+$/u.test(segment)) {
-      clusters.push({ text: ' ', kind: 'space', width: widthOf(' ', chain, px) });
+      clusters.push({ text: ' ', kind: 'space', width: widthOf(' ', chain, px), height: 0 });
       continue;
     }
     const visible = [...segment].filter((char) => !IGNORABLE.test(char) && !/\p{Cc}/u.test(char));
     if (visible.length === 0) {
       // Nothing to draw (a joiner or tag alone): Pango draws nothing for it either.
-      if (!/\p{Cc}/u.test(segment)) clusters.push({ text: segment, kind: 'invisible', width: 0 });
+      if (!/\p{Cc}/u.test(segment)) clusters.push({ text: segment, kind: 'invisible', width: 0, height: 0 });
       continue;
     }
     const base = segment.codePointAt(0) as number;
     if (isEmoji(segment) && emoji.has(base)) {
-      clusters.push({ text: segment, kind: 'emoji', width: emoji.advance(base) * px });
+      clusters.push({ text: segment, kind: 'emoji', width: emoji.advance(base) * px, height: emoji.lineHeight() * px });
       continue;
     }
     const missing = visible.map((char) => char.codePointAt(0) as number).filter((cp) => !chain.some((f) => f.has(cp)));
@@ -145,7 +148,8 @@ function toClusters(paragraph: string, chain: Face[], emoji: Face, px: number, u
       for (const codePoint of missing) unsupported.add(codePointName(codePoint));
       continue;
     }
-    clusters.push({ text: segment, kind: 'text', width: widthOf(segment, chain, px) });
+    const face = chain.find((f) => f.has(base)) ?? (chain[0] as Face);
+    clusters.push({ text: segment, kind: 'text', width: widthOf(segment, chain, px), height: face.lineHeight() * px });
   }
   return clusters;
 }
@@ -267,7 +271,7 @@ function less(a: Cost, b: Cost): boolean {
  * than `width` gets a line of its own (the caller shrinks the caption until it fits).
  */
 function breakLines(pieces: Piece[], width: number): CaptionLine[] {
-  if (pieces.length === 0) return [{ text: '', runs: [], width: 0 }];
+  if (pieces.length === 0) return [{ text: '', runs: [], width: 0, height: 0 }];
   const total = sum(pieces.map((p) => p.visible));
   const best: { cost: Cost; from: number }[] = [{ cost: [0, 0, 0], from: -1 }];
   for (let end = 1; end <= pieces.length; end++) {
@@ -295,7 +299,7 @@ function toLine(pieces: Piece[]): CaptionLine {
   const clusters = pieces.flatMap((piece, n) => [
     ...piece.clusters,
     ...(n < pieces.length - 1 && piece.spaceWidth > 0
-      ? [{ text: ' ', kind: 'space' as const, width: piece.spaceWidth }]
+      ? [{ text: ' ', kind: 'space' as const, width: piece.spaceWidth, height: 0 }]
       : []),
   ]);
   const runs: LineRun[] = [];
@@ -309,6 +313,7 @@ function toLine(pieces: Piece[]): CaptionLine {
     text: runs.map((run) => run.text).join(''),
     runs,
     width: sum(pieces.map((p) => p.width)) + sum(pieces.slice(0, -1).map((p) => p.spaceWidth)),
+    height: Math.max(0, ...clusters.map((c) => c.height)),
   };
 }
 

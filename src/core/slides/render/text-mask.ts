@@ -26,9 +26,8 @@ export function fontDescription(style: TextStyleId, caption: string, language: s
 }
 
 /**
- * Draws the caption centred in the lines `layoutCaption` chose for `width` (a phrase longer than a
- * line sticks out, and the mask comes out wider than `width`, unless `breakWords`, which lets lines
- * break between any characters). Emoji are drawn in colour by the emoji font, the text in `colour`.
+ * Lays the caption out for `width` and draws it (a phrase longer than a line sticks out, and the mask
+ * comes out wider than `width`, unless `breakWords`, which lets lines break between any characters).
  */
 export async function drawTextMask(
   style: TextStyleId,
@@ -40,6 +39,21 @@ export async function drawTextMask(
   colour: readonly [number, number, number] = [255, 255, 255],
 ): Promise<TextMask> {
   const layout = await layoutCaption({ style, caption, language, px, width, breakWords });
+  return drawLayout(style, caption, language, px, layout, colour);
+}
+
+/**
+ * Draws the caption centred in the lines of `layout`: emoji in colour by the emoji font, the text in
+ * `colour`.
+ */
+export async function drawLayout(
+  style: TextStyleId,
+  caption: string,
+  language: string | undefined,
+  px: number,
+  layout: CaptionLayout,
+  colour: readonly [number, number, number],
+): Promise<TextMask> {
   const withEmoji = layout.lines.some((line) => line.runs.some((run) => run.emoji));
   const markup = layout.lines
     .map((line) =>
@@ -59,7 +73,7 @@ export async function drawTextMask(
       align: 'centre',
       rgba: withEmoji,
       dpi: 72,
-      spacing: Math.round(px * 0.12),
+      spacing: lineSpacing(px),
     },
   });
   // Without rgba sharp hands back the coverage in three channels: one is kept.
@@ -85,6 +99,11 @@ export async function drawTextMask(
     mask[i] = data[o + 3] as number;
   }
   return { data: mask, width: info.width, height: info.height, colour: rgb, layout };
+}
+
+/** The space between lines at size `px`. */
+export function lineSpacing(px: number): number {
+  return Math.round(px * 0.12);
 }
 
 // The text is Pango markup: the characters markup gives meaning to are escaped.
