@@ -148,8 +148,13 @@ function toClusters(paragraph: string, chain: Face[], emoji: Face, px: number, u
       for (const codePoint of missing) unsupported.add(codePointName(codePoint));
       continue;
     }
-    const face = chain.find((f) => f.has(base)) ?? (chain[0] as Face);
-    clusters.push({ text: segment, kind: 'text', width: widthOf(segment, chain, px), height: face.lineHeight() * px });
+    const face = chain.find((f) => f.has(base));
+    clusters.push({
+      text: segment,
+      kind: 'text',
+      width: widthOf(segment, chain, px),
+      height: (face?.lineHeight() ?? 0) * px,
+    });
   }
   return clusters;
 }
