@@ -2,7 +2,9 @@
  * Draws a contact sheet of the caption renderer (npx tsx tools/contact-sheet.ts [out.png]; default
  * test-artifacts/contact-sheet.png): every text style × size × effect on a light, a dark and a busy
  * photo, then a sample hook in each first-class language (and Traditional Chinese), then the longest
- * caption the API accepts (500 characters), which must come out shrunk inside the safe zone. Each
+ * caption the API accepts (500 characters), which must come out shrunk inside the safe zone, then a
+ * row of emoji captions in every style and effect, and rows of longer Japanese, Chinese and Korean
+ * captions at every size and effect (lines break between phrases, never one character alone). Each
  * tile is labelled; the safe zone is outlined in the language tiles so placement can be judged.
  */
 import { mkdirSync } from 'node:fs';
@@ -37,6 +39,12 @@ const HOOKS: [string, string][] = [
   ['de', 'Ich bin 30 Tage lang um 5 Uhr aufgestanden'],
   ['pt', 'Tentei acordar às 5h durante 30 dias'],
   ['id', 'Aku mencoba bangun jam 5 pagi selama 30 hari'],
+];
+const EMOJI_CAPTION = 'Sleep better tonight 😴✨ 🌙 3 habits 💪🏽 that work 🇯🇵 👨‍👩‍👧 1️⃣';
+const CJK_ROWS: [string, string][] = [
+  ['ja', 'ヒント1：東京で朝ごはんを食べるおすすめの場所'],
+  ['zh', '我尝试了三十天每天早上五点起床，结果完全改变了我的生活'],
+  ['ko', '30일 동안 새벽 5시에 일어나 봤더니 인생이 완전히 바뀌었다'],
 ];
 const LONGEST = 'Every morning I wrote down three things I was grateful for, and slowly it changed how I saw my day. '
   .repeat(5)
@@ -140,12 +148,54 @@ async function main(): Promise<void> {
   }
   y += LABEL + TILE.height + GAP;
 
+  // Emoji in every style and effect, on the busy photo.
+  const emojiTiles = TEXT_STYLE_IDS.flatMap((style) =>
+    TEXT_EFFECTS.map((effect) => ({
+      name: `emoji · ${style} · ${effect}`,
+      input: {
+        caption: EMOJI_CAPTION,
+        textStyleId: style,
+        captionSize: 'medium',
+        textEffect: effect,
+        role: 'body',
+      } satisfies Omit<RenderSlideInput, 'image'>,
+    })),
+  );
+  // Japanese, Chinese and Korean at every size and effect, a row each.
+  const cjkTiles = CJK_ROWS.flatMap(([language, caption]) =>
+    CAPTION_SIZES.flatMap((size) =>
+      TEXT_EFFECTS.map((effect) => ({
+        name: `${language} · ${size} · ${effect}`,
+        input: {
+          caption,
+          language,
+          textStyleId: 'primary-sans',
+          captionSize: size,
+          textEffect: effect,
+          role: 'hook',
+        } satisfies Omit<RenderSlideInput, 'image'>,
+      })),
+    ),
+  );
+  for (const row of [emojiTiles.slice(0, perRow), emojiTiles.slice(perRow), ...chunks(cjkTiles, 6)]) {
+    for (const [n, each] of row.entries()) {
+      const x = columnX(n);
+      overlays.push({ input: await label(each.name, TILE.width), left: x, top: y });
+      overlays.push({ input: await tile(busy, each.input, true), left: x, top: y + LABEL });
+    }
+    y += LABEL + TILE.height + GAP;
+  }
+
   mkdirSync(dirname(OUT), { recursive: true });
   await sharp({ create: { width: columnX(perRow), height: y, channels: 3, background: '#f4f4f4' } })
     .composite(overlays)
     .png()
     .toFile(OUT);
   process.stdout.write(`wrote ${OUT} (${overlays.length / 2} slides)\n`);
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, n) => items.slice(n * size, (n + 1) * size));
 }
 
 await main();

@@ -49,7 +49,7 @@ function carouselSteps(topic: string, account?: string, language?: string): stri
     '4. For each slide, an image: upload_media with my files if I gave you any, or generate_slideshow to have Postdeck draw',
     '   the images, bake the captions on and create the draft in one go (ask for progress; it reports as it works).',
     '5. With your own images: composite_slides bakes each caption onto its image, in slide order; read its warnings and',
-    '   shorten any caption it had to shrink.',
+    '   shorten any caption it had to shrink, and reword any whose characters it left out (unsupported_character).',
     '6. create_post with mode draft, the composited media ids in order, a post caption with a few hashtags, and the',
     '   settings the schema asks for (privacy_level from its allowed list).',
     '7. Show me the draft (get_post) and wait for my go-ahead before publish_post.',

@@ -126,6 +126,29 @@ describe('the MCP endpoint', () => {
     expect(byUrl.details).toEqual([{ path: ['url'], message: expect.stringContaining('url') }]);
   });
 
+  it('composite_slides names a character no font draws in an unsupported_character warning its outputSchema states', async () => {
+    const tenant = await buildTenant(t.deps);
+    const client = await connect(tenant.apiKey);
+    const { tools } = await client.listTools();
+    const composite = tools.find((tool) => tool.name === 'composite_slides')!;
+    const warning = (composite.outputSchema?.properties?.warnings as { items: { properties: Record<string, unknown> } })
+      .items;
+    expect(warning.properties).toHaveProperty('characters');
+    const uploaded = (await client.callTool({
+      name: 'upload_media',
+      arguments: { fileName: 'photo.jpg', content: (await makeJpeg(720, 1280)).toString('base64') },
+    })) as CallToolResult;
+    const { id } = uploaded.structuredContent as { id: string };
+    const baked = (await client.callTool({
+      name: 'composite_slides',
+      arguments: { slides: [{ index: 0, mediaId: id, caption: 'Private \uE000 use' }] },
+    })) as CallToolResult;
+    expect(baked.isError).toBeFalsy();
+    expect((baked.structuredContent as { warnings: unknown[] }).warnings).toEqual([
+      { index: 0, code: 'unsupported_character', message: expect.stringContaining('U+E000'), characters: ['U+E000'] },
+    ]);
+  });
+
   it('names the malformed argument in an isError result', async () => {
     const tenant = await buildTenant(t.deps);
     const client = await connect(tenant.apiKey);

@@ -185,6 +185,37 @@ describe('slideshow generation', () => {
 });
 
 describe('POST /public/v1/slides/composite', () => {
+  it('leaves out a character no bundled font draws and names it in an unsupported_character warning', async () => {
+    const tenant = await buildTenant(stack.t.deps);
+    const response = await upload(stack.server, tenant.apiKey, {
+      bytes: await makeJpeg(1024, 1536),
+      name: 'p.jpg',
+      type: 'image/jpeg',
+    });
+    const mediaId = String(((await response.json()) as { id: string }).id);
+    const answer = await call(stack.server, tenant.apiKey, 'POST', '/slides/composite', {
+      slides: [
+        { index: 0, mediaId, caption: 'Sleep better tonight 😴✨ 🌙' },
+        { index: 1, mediaId, caption: 'Private \uE000 and unassigned \u{10FFFD} characters' },
+      ],
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.warnings).toEqual([
+      {
+        index: 1,
+        code: 'unsupported_character',
+        message: expect.stringMatching(/U\+E000.*U\+10FFFD/),
+        characters: ['U+E000', 'U+10FFFD'],
+      },
+    ]);
+    // The REST schema states it, for composite and for generation jobs alike.
+    const doc = (await (await stack.server.request('/public/v1/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, { items: { properties: object } }> }> };
+    };
+    for (const name of ['CompositeResult', 'GenerationJob'])
+      expect(doc.components.schemas[name]?.properties.warnings?.items.properties).toHaveProperty('characters');
+  });
+
   it('bakes captions onto the images as new composite media in index order, with a warning where text was shrunk', async () => {
     const tenant = await buildTenant(stack.t.deps);
     const ids: string[] = [];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
 import { requireVisible } from '../operations/visible-text.js';
-import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from './render/index.js';
+import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, type SlideWarning } from './render/index.js';
 import { MAX_CAPTION_CHARS } from './slide-length.js';
 import { strictSlidesInput } from './workspace-input.js';
 
@@ -55,18 +55,35 @@ export function checkCompositeInput(input: CompositeInput): IssueDetail[] {
   });
 }
 
-const SlideWarningSchema = z.object({
-  index: z.int(),
-  code: z.string().describe('text_shrunk: the caption did not fit at its size and was drawn smaller'),
+/** A slide's warning without its slide: the code, a sentence, and the characters left out (unsupported_character). */
+export const WarningSchema = z.object({
+  code: z
+    .string()
+    .describe(
+      'text_shrunk: the caption did not fit at its size and was drawn smaller; unsupported_character: characters no bundled font can draw were left out',
+    ),
   message: z.string(),
+  characters: z.array(z.string()).optional().describe('unsupported_character only: each character left out, as U+XXXX'),
 });
+export type Warning = z.infer<typeof WarningSchema>;
+
+/** The renderer's warning as the API states it. */
+export function toWarning(warning: SlideWarning): Warning {
+  return warning.code === 'unsupported_character'
+    ? { code: warning.code, message: warning.message, characters: warning.characters }
+    : { code: warning.code, message: warning.message };
+}
+
+export const SlideWarningSchema = WarningSchema.extend({ index: z.int().describe('the slide') });
 
 export const CompositeResultSchema = z
   .object({
     slides: z.array(z.object({ index: z.int(), mediaId: z.uuid() })).describe('the composited media, in index order'),
     warnings: z
       .array(SlideWarningSchema)
-      .describe('per slide, what was changed to make the text fit; empty when nothing was'),
+      .describe(
+        'per slide, what was changed to draw its text (shrunk to fit, characters left out); empty when nothing was',
+      ),
   })
   .meta({ id: 'CompositeResult' });
 export type CompositeResult = z.infer<typeof CompositeResultSchema>;

@@ -4,7 +4,7 @@ import type { MediaDoc } from '../media/documents.js';
 import { deleteMedia } from '../media/manage-media.js';
 import { readMediaBytes, storeMediaBytes } from '../media/store-bytes.js';
 import { getAiSettings } from '../tenancy/ai-settings-update.js';
-import type { CompositeInput, CompositeResult } from './composite-schema.js';
+import { toWarning, type CompositeInput, type CompositeResult } from './composite-schema.js';
 import { renderSlide } from './render/index.js';
 
 /** Slides rendered at once: rendering is CPU work in libvips threads, which a few at once keep busy. */
@@ -40,7 +40,7 @@ export async function compositeSlides(deps: CoreDeps, scope: Scope, input: Compo
         fileName: `slide-${slide.index + 1}.jpg`,
       });
       made.push({ index: slide.index, mediaId: media.id });
-      for (const { code, message } of rendered.warnings) warnings.push({ index: slide.index, code, message });
+      for (const warning of rendered.warnings) warnings.push({ index: slide.index, ...toWarning(warning) });
     }
   };
   try {

@@ -3,6 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { SpendDoc } from '../../db/primitive-documents.js';
 import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
 import type { SlideLength } from '../slide-length.js';
+import type { Warning } from '../composite-schema.js';
 
 // Stored documents of slideshow generation. Ids are UUID strings kept in `_id`.
 
@@ -22,7 +23,7 @@ export interface GenerationSlideDoc {
   imageSpend: SpendDoc | null;
   /** The slide with its caption baked on (media source `composite`). */
   compositeMediaId: string | null;
-  warnings: { code: string; message: string }[];
+  warnings: Warning[];
 }
 
 /** What the request asked for, defaults applied (the job runs on this alone). */

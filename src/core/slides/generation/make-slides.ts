@@ -3,6 +3,7 @@ import { spendCreditOnce } from '../../credits/credits.js';
 import { AppError } from '../../errors.js';
 import { readMediaBytes, storeMediaBytes } from '../../media/store-bytes.js';
 import { frameFor, prepareCaption, renderSlide, type CaptionInput, type PreparedCaption } from '../render/index.js';
+import { toWarning } from '../composite-schema.js';
 import type { GenerationSlideDoc } from './documents.js';
 import type { JobWriter } from './job-writer.js';
 
@@ -125,6 +126,6 @@ async function finishSlide(
   });
   await writer.slide(position, {
     compositeMediaId: composite.id,
-    warnings: rendered.warnings.map(({ code, message }) => ({ code, message })),
+    warnings: rendered.warnings.map(toWarning),
   });
 }

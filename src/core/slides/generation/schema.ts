@@ -8,7 +8,7 @@ import {
   SETTINGS_RULES,
 } from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
-import { UNIQUE_INDEXES } from '../composite-schema.js';
+import { SlideWarningSchema, UNIQUE_INDEXES } from '../composite-schema.js';
 import { LanguageSchema } from '../languages.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from '../render/index.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from '../slide-length.js';
@@ -125,6 +125,11 @@ export const GenerationJobSchema = z
     error: z.string().nullable().describe('why the job failed, naming the slide when one did'),
     errorCode: z.string().nullable().describe('the failure as a stable code (e.g. content_blocked, provider_error)'),
     failedSlideIndex: z.int().nullable(),
+    warnings: z
+      .array(SlideWarningSchema)
+      .describe(
+        'per composited slide, what was changed to draw its text (shrunk to fit, characters left out); empty when nothing was',
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -13,7 +13,8 @@ type Rgb = readonly [number, number, number];
 
 /**
  * The caption ready to paint: two coverage planes (0 to 255 per pixel, width × height) laid over the
- * slide in turn, first the backing (a dark outline and shadow, or a white box), then the text.
+ * slide in turn, first the backing (a dark outline and shadow, or a white box), then the text. The
+ * text is in `textColour`, unless it has emoji: then `textPixels` holds each pixel's colour (RGB).
  */
 export interface CaptionLayer {
   width: number;
@@ -22,12 +23,18 @@ export interface CaptionLayer {
   backingColour: Rgb;
   text: Buffer;
   textColour: Rgb;
+  textPixels?: Buffer;
 }
 
 const WHITE: Rgb = [255, 255, 255];
 const BLACK: Rgb = [0, 0, 0];
 /** TikTok's near-black, used for text on the white box. */
 const INK: Rgb = [0x16, 0x18, 0x23];
+
+/** The text's colour in each effect (emoji keep their own). */
+export function textColourOf(effect: TextEffect): Rgb {
+  return effect === 'box' ? INK : WHITE;
+}
 
 /** How far an effect reaches beyond the text's mask on each side (outline and shadow, or box padding). */
 export function effectInset(effect: TextEffect, px: number): { x: number; y: number } {
@@ -47,6 +54,10 @@ export function buildLayer(mask: TextMask, effect: TextEffect, px: number): Prom
  * composite would convert the whole slide to float and back.
  */
 export function paintLayer(canvas: Canvas, layer: CaptionLayer, at: { left: number; top: number }): void {
+  if (layer.textPixels) {
+    paintColoured(canvas, layer, layer.textPixels, at);
+    return;
+  }
   const { data } = canvas;
   const { backing, text } = layer;
   const [b0, b1, b2] = layer.backingColour;
@@ -88,6 +99,42 @@ export function paintLayer(canvas: Canvas, layer: CaptionLayer, at: { left: numb
   }
 }
 
+/** `paintLayer` for text with emoji: the same blend, the text's colour read per pixel. */
+function paintColoured(canvas: Canvas, layer: CaptionLayer, colours: Buffer, at: { left: number; top: number }): void {
+  const { data } = canvas;
+  const { backing, text } = layer;
+  const [b0, b1, b2] = layer.backingColour;
+  const rows = Math.min(layer.height, canvas.height - at.top);
+  const columns = Math.min(layer.width, canvas.width - at.left);
+  for (let y = 0; y < rows; y++) {
+    let o = ((at.top + y) * canvas.width + at.left) * 3;
+    for (let x = 0, i = y * layer.width; x < columns; x++, i++, o += 3) {
+      const over = text[i] as number;
+      const under = backing[i] as number;
+      if (under === 0 && over === 0) continue;
+      let r = data[o] as number;
+      let g = data[o + 1] as number;
+      let b = data[o + 2] as number;
+      if (under !== 0) {
+        const keep = 255 - under;
+        r = div255(r * keep + b0 * under);
+        g = div255(g * keep + b1 * under);
+        b = div255(b * keep + b2 * under);
+      }
+      if (over !== 0) {
+        const keep = 255 - over;
+        const c = i * 3;
+        r = div255(r * keep + (colours[c] as number) * over);
+        g = div255(g * keep + (colours[c + 1] as number) * over);
+        b = div255(b * keep + (colours[c + 2] as number) * over);
+      }
+      data[o] = r;
+      data[o + 1] = g;
+      data[o + 2] = b;
+    }
+  }
+}
+
 /** Rounds x / 255 for x from 0 to 255 × 255 without a division. */
 function div255(x: number): number {
   return (x * 257 + 32896) >> 16;
@@ -97,14 +144,21 @@ function strokeOf(px: number): number {
   return Math.max(2, Math.round(px * 0.06));
 }
 
-/** The mask placed `inset` from the edges of a larger, empty plane. */
-function padded(mask: TextMask, inset: { x: number; y: number }): { plane: Buffer; width: number; height: number } {
+/** The mask (and its colours, if any) placed `inset` from the edges of a larger, empty plane. */
+function padded(
+  mask: TextMask,
+  inset: { x: number; y: number },
+): { plane: Buffer; width: number; height: number; colours?: Buffer } {
   const width = mask.width + inset.x * 2;
   const height = mask.height + inset.y * 2;
   const plane = Buffer.alloc(width * height);
   for (let y = 0; y < mask.height; y++)
     mask.data.copy(plane, (y + inset.y) * width + inset.x, y * mask.width, (y + 1) * mask.width);
-  return { plane, width, height };
+  if (!mask.colour) return { plane, width, height };
+  const colours = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < mask.height; y++)
+    mask.colour.copy(colours, ((y + inset.y) * width + inset.x) * 3, y * mask.width * 3, (y + 1) * mask.width * 3);
+  return { plane, width, height, colours };
 }
 
 /** The outline's darkness for each blurred value: boosted 4.6 times (a firm edge), at most 90%. */
@@ -116,7 +170,7 @@ const OUTLINE = Uint8Array.from({ length: 256 }, (_, value) => Math.round(Math.m
  * black and busy photos alike.
  */
 async function outlined(mask: TextMask, px: number): Promise<CaptionLayer> {
-  const { plane: text, width, height } = padded(mask, effectInset('outline', px));
+  const { plane: text, width, height, colours } = padded(mask, effectInset('outline', px));
   const blurred = await sharp(text, { raw: { width, height, channels: 1 } })
     .blur({ sigma: strokeOf(px) * 0.5, precision: 'integer', minAmplitude: 0.1 })
     .extractChannel(0) // else sharp hands back three channels
@@ -129,12 +183,12 @@ async function outlined(mask: TextMask, px: number): Promise<CaptionLayer> {
     const shadow = i >= drop ? (OUTLINE[blurred[i - drop] as number] as number) >> 1 : 0;
     backing[i] = Math.max(OUTLINE[blurred[i] as number] as number, shadow);
   }
-  return { width, height, backing, backingColour: BLACK, text, textColour: WHITE };
+  return { width, height, backing, backingColour: BLACK, text, textColour: WHITE, textPixels: colours };
 }
 
 /** Near-black text on one white rounded box around the whole caption, as TikTok's filled text style. */
 function boxed(mask: TextMask, px: number): CaptionLayer {
-  const { plane: text, width, height } = padded(mask, effectInset('box', px));
+  const { plane: text, width, height, colours } = padded(mask, effectInset('box', px));
   const radius = Math.round(px * 0.3);
   const backing = Buffer.alloc(width * height, 255);
   // Only the four corners are not fully covered.
@@ -151,5 +205,5 @@ function boxed(mask: TextMask, px: number): CaptionLayer {
       ] as const)
         backing[cy * width + cx] = cover;
     }
-  return { width, height, backing, backingColour: WHITE, text, textColour: INK };
+  return { width, height, backing, backingColour: WHITE, text, textColour: INK, textPixels: colours };
 }

@@ -1,9 +1,10 @@
 import sharp, { type Metadata } from 'sharp';
-import { buildLayer, effectInset, paintLayer, type CaptionLayer } from './effects.js';
+import { buildLayer, effectInset, paintLayer, textColourOf, type CaptionLayer } from './effects.js';
 import { framedCanvas, frameFor } from './frame.js';
 import { FRAME_SIZES, HOOK_CENTRE_SHARE, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
 import { MIN_SIZE_SHARE, SIZE_SHARES, type CaptionSize, type TextEffect, type TextStyleId } from './styles.js';
-import { drawTextMask } from './text-mask.js';
+import { layoutCaption } from './layout.js';
+import { drawLayout, lineSpacing } from './text-mask.js';
 
 export { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, SIZE_SHARES } from './styles.js';
 export type { CaptionSize, TextEffect, TextStyleId } from './styles.js';
@@ -29,20 +30,23 @@ export interface RenderSlideInput {
 /** What laying out a caption needs: everything but the photo. */
 export type CaptionInput = Omit<RenderSlideInput, 'image' | 'prepared'>;
 
-/** A caption laid out for a frame, ready to paint: its layer, the size it fitted at and the size asked for. */
+/**
+ * A caption laid out for a frame, ready to paint: its layer, the size it fitted at and the size asked
+ * for, the text of each line as drawn, and the characters left out (no bundled font draws them).
+ */
 export interface PreparedCaption {
   frame: Frame;
   layer: CaptionLayer;
   px: number;
   requestedPx: number;
+  lines: string[];
+  unsupported: string[];
 }
 
-export interface SlideWarning {
-  code: 'text_shrunk';
-  message: string;
-  requestedPx: number;
-  usedPx: number;
-}
+/** What was changed to draw a slide's caption: shrunk to fit, or characters left out. */
+export type SlideWarning =
+  | { code: 'text_shrunk'; message: string; requestedPx: number; usedPx: number }
+  | { code: 'unsupported_character'; message: string; characters: string[] };
 
 export interface RenderedSlide {
   jpeg: Buffer;
@@ -51,6 +55,8 @@ export interface RenderedSlide {
   frame: Frame;
   /** Where the caption's layer (outline or box included) landed. */
   textBox: Box;
+  /** The caption's lines as drawn, top to bottom. */
+  lines: string[];
   warnings: SlideWarning[];
 }
 
@@ -67,7 +73,7 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
   const size = FRAME_SIZES[frame];
   const zone = SAFE_ZONES[frame];
   // The caption is laid out while the photo decodes (they run on different threads), unless it was before.
-  const [canvas, { layer, px, requestedPx }] = await Promise.all([
+  const [canvas, { layer, px, requestedPx, lines, unsupported }] = await Promise.all([
     framedCanvas(input.image, frame, source),
     input.prepared?.frame === frame ? input.prepared : prepareCaption(input, frame),
   ]);
@@ -76,18 +82,21 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
   const jpeg = await sharp(canvas.data, { raw: { width: canvas.width, height: canvas.height, channels: 3 } })
     .jpeg(SLIDE_JPEG)
     .toBuffer();
-  const warnings: SlideWarning[] =
-    px < requestedPx
-      ? [
-          {
-            code: 'text_shrunk',
-            message: `The caption did not fit inside the safe zone at ${input.captionSize} size (${requestedPx} px) and was drawn at ${px} px; shorten it or pick a smaller size`,
-            requestedPx,
-            usedPx: px,
-          },
-        ]
-      : [];
-  return { jpeg, width: size.width, height: size.height, frame, textBox, warnings };
+  const warnings: SlideWarning[] = [];
+  if (px < requestedPx)
+    warnings.push({
+      code: 'text_shrunk',
+      message: `The caption did not fit inside the safe zone at ${input.captionSize} size (${requestedPx} px) and was drawn at ${px} px; shorten it or pick a smaller size`,
+      requestedPx,
+      usedPx: px,
+    });
+  if (unsupported.length > 0)
+    warnings.push({
+      code: 'unsupported_character',
+      message: `No bundled font can draw ${unsupported.join(', ')}, so ${unsupported.length === 1 ? 'it was' : 'they were'} left out of the caption`,
+      characters: unsupported,
+    });
+  return { jpeg, width: size.width, height: size.height, frame, textBox, lines, warnings };
 }
 
 /** The slides' JPEG settings (sharp's optimised Huffman coding left on: about 4% smaller on a photo). */
@@ -97,9 +106,15 @@ export const SLIDE_JPEG = Object.freeze({ quality: 88 });
 export async function prepareCaption(input: CaptionInput, frame: Frame): Promise<PreparedCaption> {
   const size = FRAME_SIZES[frame];
   const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * size.height);
-  const { layer, px } = await fitCaption(input, requestedPx, SAFE_ZONES[frame], size.height);
-  return { frame, layer, px, requestedPx };
+  const fitted = await fitCaption(input, requestedPx, SAFE_ZONES[frame], size.height);
+  return { frame, requestedPx, ...fitted };
 }
+
+/** The share of the zone's width lines are broken to. */
+const LAYOUT_SLACK = 0.98;
+
+/** How far a layout's estimated width may exceed the zone and still be drawn to see (it is a few px off). */
+const WIDTH_MARGIN = 1.02;
 
 /** The smallest size ever drawn. */
 const MIN_PX = 10;
@@ -110,19 +125,48 @@ async function fitCaption(
   requestedPx: number,
   zone: Box,
   frameHeight: number,
-): Promise<{ layer: CaptionLayer; px: number }> {
+): Promise<{ layer: CaptionLayer; px: number; lines: string[]; unsupported: string[] }> {
   // Below the usual floor only when nothing else fits (a wall of long words): inside the zone beats legible-but-cut.
   const floor = Math.round(MIN_SIZE_SHARE * frameHeight);
+  const colour = textColourOf(input.textEffect);
   let px = requestedPx;
   for (;;) {
     // The outline or box grows the block; wrap narrower by as much so the whole layer fits.
     const inset = effectInset(input.textEffect, px);
-    // Words are split only once the caption is at the floor: a smaller whole word reads better.
-    const width = zone.width - inset.x * 2;
-    const mask = await drawTextMask(input.textStyleId, input.caption, input.language, px, width, px <= floor);
-    const layer = { width: mask.width + inset.x * 2, height: mask.height + inset.y * 2 };
-    if ((layer.height <= zone.height && layer.width <= zone.width) || px <= MIN_PX)
-      return { layer: await buildLayer(mask, input.textEffect, px), px };
+    // Words are split only once the caption is at the floor: a smaller whole word reads better. Lines
+    // are broken a little short of the width: Pango's widths differ from the estimate by a few px.
+    const width = Math.floor((zone.width - inset.x * 2) * LAYOUT_SLACK);
+    const layout = await layoutCaption({
+      style: input.textStyleId,
+      caption: input.caption,
+      language: input.language,
+      px,
+      width,
+      breakWords: px <= floor,
+    });
+    // Drawing is most of a caption's cost: a size whose layout surely misses the zone is not drawn.
+    // The estimate's lines are the fonts' full line boxes; the drawing is cut to the ink at the top
+    // and bottom (never by as much as 0.75 em), so this height is never more than the drawn one.
+    const lines = layout.lines;
+    let layer = {
+      width: Math.max(...lines.map((line) => line.width)) + inset.x * 2,
+      height:
+        lines.reduce((total, line) => total + line.height, 0) +
+        (lines.length - 1) * lineSpacing(px) -
+        0.75 * px +
+        inset.y * 2,
+    };
+    if ((layer.width <= zone.width * WIDTH_MARGIN && layer.height <= zone.height) || px <= MIN_PX) {
+      const mask = await drawLayout(input.textStyleId, input.caption, input.language, px, layout, colour);
+      layer = { width: mask.width + inset.x * 2, height: mask.height + inset.y * 2 };
+      if ((layer.height <= zone.height && layer.width <= zone.width) || px <= MIN_PX)
+        return {
+          layer: await buildLayer(mask, input.textEffect, px),
+          px,
+          lines: lines.map((line) => line.text),
+          unsupported: layout.unsupported,
+        };
+    }
     // Height grows about with the square of the size, a too-long word's width with the size: aim
     // straight at a fitting size, then step down.
     const ratio = Math.min(Math.sqrt(zone.height / layer.height), zone.width / layer.width);

@@ -1,29 +1,19 @@
 import sharp from 'sharp';
-import { prepareFonts } from './fonts.js';
+import { EMOJI_FAMILY } from './fonts.js';
+import { cjkFamily, layoutCaption, type CaptionLayout } from './layout.js';
 import { STYLE_FAMILIES, type TextStyleId } from './styles.js';
 
-/** A caption drawn as an 8-bit coverage mask, exactly as large as its ink's line boxes. */
+/**
+ * A caption drawn as an 8-bit coverage mask, exactly as large as its ink's line boxes, with the
+ * layout it was drawn from. A caption with emoji also carries each pixel's colour (RGB, row by row):
+ * the text in its colour, the emoji in theirs.
+ */
 export interface TextMask {
   data: Buffer;
   width: number;
   height: number;
-}
-
-// Kana, Hangul and Han (with their compatibility and extension blocks).
-const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/u;
-const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
-const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3fffd}]/u;
-
-/**
- * The CJK family a caption's Han characters are drawn in: Japanese text (kana) or a Japanese hint
- * picks JP, Hangul or a Korean hint KR, Traditional Chinese hints TC, other Han text SC.
- */
-export function cjkFamily(caption: string, language = ''): string {
-  const hint = language.toLowerCase();
-  if (KANA.test(caption) || (hint.startsWith('ja') && HAN.test(caption))) return 'Noto Sans JP';
-  if (HANGUL.test(caption) || hint.startsWith('ko')) return 'Noto Sans KR';
-  if (/^zh-(tw|hk|mo|hant)/.test(hint)) return 'Noto Sans TC';
-  return 'Noto Sans SC';
+  colour?: Buffer;
+  layout: CaptionLayout;
 }
 
 /**
@@ -36,8 +26,8 @@ export function fontDescription(style: TextStyleId, caption: string, language: s
 }
 
 /**
- * Draws the caption centred and wrapped to `width` by word. A word longer than a line sticks out (the
- * mask comes out wider than `width`) unless `breakWords`, which splits it between characters.
+ * Lays the caption out for `width` and draws it (a phrase longer than a line sticks out, and the mask
+ * comes out wider than `width`, unless `breakWords`, which lets lines break between any characters).
  */
 export async function drawTextMask(
   style: TextStyleId,
@@ -46,29 +36,74 @@ export async function drawTextMask(
   px: number,
   width: number,
   breakWords = false,
+  colour: readonly [number, number, number] = [255, 255, 255],
 ): Promise<TextMask> {
-  await prepareFonts();
-  const drawn = await sharp({
+  const layout = await layoutCaption({ style, caption, language, px, width, breakWords });
+  return drawLayout(style, caption, language, px, layout, colour);
+}
+
+/**
+ * Draws the caption centred in the lines of `layout`: emoji in colour by the emoji font, the text in
+ * `colour`.
+ */
+export async function drawLayout(
+  style: TextStyleId,
+  caption: string,
+  language: string | undefined,
+  px: number,
+  layout: CaptionLayout,
+  colour: readonly [number, number, number],
+): Promise<TextMask> {
+  const withEmoji = layout.lines.some((line) => line.runs.some((run) => run.emoji));
+  const markup = layout.lines
+    .map((line) =>
+      line.runs
+        .map((run) =>
+          run.emoji ? `<span face="${EMOJI_FAMILY}">${escapeMarkup(run.text)}</span>` : escapeMarkup(run.text),
+        )
+        .join(''),
+    )
+    .join('\n');
+  if (markup.trim() === '') return { data: Buffer.alloc(1), width: 1, height: 1, layout };
+  const hex = colour.map((c) => c.toString(16).padStart(2, '0')).join('');
+  const text = sharp({
     text: {
-      text: escapeMarkup(caption),
+      text: withEmoji ? `<span foreground="#${hex}">${markup}</span>` : markup,
       font: fontDescription(style, caption, language, px),
-      width,
       align: 'centre',
-      wrap: breakWords ? 'word-char' : 'word',
+      rgba: withEmoji,
       dpi: 72,
-      spacing: Math.round(px * 0.12),
+      spacing: lineSpacing(px),
     },
-  })
-    .extractChannel(0)
+  });
+  // Without rgba sharp hands back the coverage in three channels: one is kept.
+  const drawn = await (withEmoji ? text : text.extractChannel(0))
     .raw()
     .toBuffer({ resolveWithObject: true })
     .catch((error: unknown) => {
-      // Text made only of characters no font draws (Unicode tags, say) has no ink: a blank caption.
+      // Text made only of characters that draw nothing (Unicode tags, say) has no ink: a blank caption.
       if (error instanceof Error && error.message.includes('no text to render')) return null;
       throw error;
     });
-  if (!drawn) return { data: Buffer.alloc(1), width: 1, height: 1 };
-  return { data: drawn.data, width: drawn.info.width, height: drawn.info.height };
+  if (!drawn) return { data: Buffer.alloc(1), width: 1, height: 1, layout };
+  const { data, info } = drawn;
+  if (!withEmoji) return { data, width: info.width, height: info.height, layout };
+  // RGBA to a coverage mask and each pixel's colour.
+  const pixels = info.width * info.height;
+  const mask = Buffer.alloc(pixels);
+  const rgb = Buffer.alloc(pixels * 3);
+  for (let i = 0, o = 0; i < pixels; i++, o += 4) {
+    rgb[i * 3] = data[o] as number;
+    rgb[i * 3 + 1] = data[o + 1] as number;
+    rgb[i * 3 + 2] = data[o + 2] as number;
+    mask[i] = data[o + 3] as number;
+  }
+  return { data: mask, width: info.width, height: info.height, colour: rgb, layout };
+}
+
+/** The space between lines at size `px`. */
+export function lineSpacing(px: number): number {
+  return Math.round(px * 0.12);
 }
 
 // The text is Pango markup: the characters markup gives meaning to are escaped.
