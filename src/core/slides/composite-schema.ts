@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { MediaSchema } from '../media/schema.js';
 import { requireVisible } from '../operations/visible-text.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from './render/index.js';
 import { MAX_CAPTION_CHARS } from './slide-length.js';
@@ -61,9 +62,18 @@ const SlideWarningSchema = z.object({
   message: z.string(),
 });
 
+/** A composited slide: its place, its media id and, from the media object, where to fetch it and its preview. */
+const CompositedSlideSchema = z.object({
+  index: z.int(),
+  mediaId: z.uuid(),
+  ...MediaSchema.pick({ publicUrl: true, previewUrl: true }).shape,
+});
+
 export const CompositeResultSchema = z
   .object({
-    slides: z.array(z.object({ index: z.int(), mediaId: z.uuid() })).describe('the composited media, in index order'),
+    slides: z
+      .array(CompositedSlideSchema)
+      .describe('the composited media, in index order, each with its public and preview URLs to look at'),
     warnings: z
       .array(SlideWarningSchema)
       .describe('per slide, what was changed to make the text fit; empty when nothing was'),
