@@ -24,7 +24,7 @@ export const InlineUploadSchema = z.strictObject(
       .base64()
       .max(Math.ceil(MAX_INLINE_UPLOAD_BYTES / 3) * 4)
       .describe(
-        `the file's bytes, base64-encoded; at most ${MAX_INLINE_UPLOAD_BYTES / 1024 / 1024} MB decoded. JPEG, WebP, MP4, WebM or QuickTime, checked from the bytes`,
+        `the file's bytes, base64-encoded; at most ${MAX_INLINE_UPLOAD_BYTES / 1024 / 1024} MB decoded. JPEG, WebP, PNG (stored as JPEG), MP4, WebM or QuickTime, checked from the bytes`,
       ),
   },
   {

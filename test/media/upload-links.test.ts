@@ -129,7 +129,7 @@ describe('upload URLs', () => {
     for (const [field, value] of [
       ['mimeType', 'xxxx'],
       ['mimeType', ''],
-      ['mimeType', 'image/png'],
+      ['mimeType', 'image/gif'],
       ['mediaType', 'audio'],
     ]) {
       const wrong = await newLink(tenant.apiKey, { fileName: 'a.mp4', [field!]: value });

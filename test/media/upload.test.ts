@@ -79,7 +79,7 @@ describe('POST /public/v1/media', () => {
   it.each([
     ['PNG bytes declared as image/jpeg', () => makePng(), { mimeType: 'image/jpeg' }, 'x.jpg'],
     ['a text file named .mp4', () => Buffer.from('just some text, honest\n'.repeat(20)), {}, 'x.mp4'],
-    ['a PNG', () => makePng(), {}, 'x.png'],
+    ['a PDF', () => Buffer.from('%PDF-1.7\n'.repeat(20)), {}, 'x.pdf'],
     ['an executable', () => Buffer.concat([Buffer.from('\x7fELF'), Buffer.alloc(200)]), {}, 'x.jpg'],
     ['HEIF (an ftyp box of another brand)', () => makeMp4(100, 'heic'), {}, 'x.heic'],
     ['an empty file', () => Buffer.alloc(0), {}, 'x.jpg'],
@@ -94,7 +94,8 @@ describe('POST /public/v1/media', () => {
   it.each([
     ['a JPEG declared as video/mp4', { mimeType: 'video/mp4' }],
     ['a JPEG declared as mediaType video', { mediaType: 'video' }],
-    ['a mimeType outside the list', { mimeType: 'image/png' }],
+    ['a mimeType outside the list', { mimeType: 'image/gif' }],
+    ['a JPEG declared as image/png', { mimeType: 'image/png' }],
     ['mediaType audio', { mediaType: 'audio' }],
   ])('rejects %s with invalid_media_file', async (_label, fields) => {
     const response = await upload(server, tenant.apiKey, { bytes: await makeJpeg(20, 20) }, fields);

@@ -19,7 +19,7 @@ export function makeWebp(width = 300, height = 900): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A real PNG image (not a type the spec accepts). */
+/** A real PNG image with an alpha channel (stored converted to JPEG). */
 export function makePng(): Promise<Buffer> {
   return sharp({ create: { width: 64, height: 64, channels: 4, background: '#336699' } })
     .png()

@@ -14,7 +14,10 @@ export interface MediaDoc {
   storageKey: string;
   /** The secret part of the public URLs (128 random bits in hex), compared in constant time. */
   publicToken: string;
+  /** The type of the stored bytes. */
   mimeType: string;
+  /** Set when the upload was another type, converted before it was stored (a PNG, stored as JPEG). */
+  convertedFrom?: 'image/png';
   mediaType: 'image' | 'video' | 'audio' | 'file';
   size: number | null;
   /** Hex SHA-256 of the bytes, served as the strong ETag. */

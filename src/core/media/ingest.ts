@@ -2,9 +2,9 @@ import { Transform, type TransformCallback, type Readable } from 'node:stream';
 import { AppError } from '../errors.js';
 import type { MediaDeps, MediaLimits } from './deps.js';
 import { newStorageKey } from './store.js';
-import { mediaTypeOf, sniffMimeType, SNIFF_BYTES, type MediaMimeType } from './sniff.js';
+import { ACCEPTED_TYPES_TEXT, mediaTypeOf, sniffMimeType, SNIFF_BYTES, type MediaMimeType } from './sniff.js';
 
-/** An uploaded file that is in the store but not yet a media object. */
+/** An uploaded file that is in the store but not yet a media object (a PNG not yet converted). */
 export interface IngestedFile {
   storageKey: string;
   mimeType: MediaMimeType;
@@ -74,7 +74,7 @@ class UploadGuard extends Transform {
       return callback(
         new AppError(
           'invalid_media_file',
-          'The file is not a supported type (JPEG, WebP, MP4, WebM or QuickTime, judged by its content)',
+          `The file is not a supported type: send ${ACCEPTED_TYPES_TEXT} (judged by its content)`,
         ),
       );
     }

@@ -3,6 +3,7 @@ import sharp, { type OutputInfo } from 'sharp';
 import type { CoreDeps } from '../context.js';
 import type { MediaDoc, MediaRenditionDoc, MediaRenditionKind } from './documents.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
+import { TRANSPARENCY_BACKGROUND } from './convert-png.js';
 import { newStorageKey, type MediaStore } from './store.js';
 import { publicUrlOf } from './view.js';
 
@@ -44,7 +45,7 @@ export async function renderFittingJpeg(source: Readable, fit: JpegFit): Promise
     pixels = await image
       .rotate()
       .resize({ width: box[0], height: box[1], fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
+      .flatten({ background: TRANSPARENCY_BACKGROUND })
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });

@@ -13,7 +13,13 @@ export const MediaSchema = z
     storageKey: z.string().describe('opaque key of the bytes in the media store'),
     publicUrl: z.url().describe('where anyone (TikTok included) can fetch the bytes; unguessable'),
     previewUrl: z.url().describe('a small preview image (a placeholder for videos)'),
-    mimeType: z.string(),
+    mimeType: z.string().describe('the type of the stored bytes (what publicUrl serves)'),
+    convertedFrom: z
+      .enum(['image/png'])
+      .nullable()
+      .describe(
+        'the type the file was uploaded as when Postdeck converted it to mimeType before storing it (a PNG is stored as a quality-95 JPEG, transparency on white); null when stored as uploaded',
+      ),
     size: z.int().nullable(),
     mediaType: z.enum(['image', 'video', 'audio', 'file']),
     originalFileName: z.string(),
@@ -82,7 +88,9 @@ export const UploadFieldsSchema = z.object({
   mimeType: z
     .string()
     .optional()
-    .describe('image/jpeg, image/webp, video/mp4, video/webm or video/quicktime; must match the bytes'),
+    .describe(
+      'image/jpeg, image/webp, image/png (stored as JPEG), video/mp4, video/webm or video/quicktime; must match the bytes',
+    ),
   mediaType: z.string().optional().describe('image or video; must match the bytes'),
   folderId: FolderRefSchema.optional(),
 });

@@ -5,6 +5,7 @@ import type { MediaDoc, MediaSource } from './documents.js';
 import { AppError } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';
+import { makeStorable, type StorableFile } from './convert-png.js';
 import type { IngestedFile } from './ingest.js';
 import { describeImage } from './preview.js';
 import type { UploadFieldsSchema } from './schema.js';
@@ -17,8 +18,9 @@ export type UploadFields = z.infer<typeof UploadFieldsSchema>;
 
 /**
  * Turns an ingested file into a READY media object: checks the declared type against the sniffed
- * one and the folder against the workspace, records an image's size and preview or a video's size,
- * duration and frame rate, then inserts.
+ * one and the folder against the workspace, converts a PNG to JPEG (the record says so in
+ * `convertedFrom` and keeps the uploaded name), records an image's size and preview or a video's
+ * size, duration and frame rate, then inserts.
  * On any failure the stored bytes are deleted, so a refused upload leaves nothing behind.
  */
 export async function createUploadedMedia(
@@ -30,23 +32,25 @@ export async function createUploadedMedia(
   source: MediaSource = 'upload',
 ): Promise<Media> {
   let previewKey: string | undefined;
+  let stored: StorableFile | undefined;
   try {
     checkDeclaredType(file, fields);
     const folderId = fields.folderId === undefined || fields.folderId === 'null' ? null : fields.folderId;
     if (folderId) await requireFolder(deps, scope, folderId);
 
-    const mediaType = mediaTypeOf(file.mimeType);
+    stored = await makeStorable(media, file);
+    const mediaType = mediaTypeOf(stored.mimeType);
     let thumbnailMetadata: Record<string, unknown> | null = null;
     let preview: MediaDoc['preview'] = null;
     if (mediaType === 'image') {
-      const facts = await describeImage(media.store, file.storageKey);
+      const facts = await describeImage(media.store, stored.storageKey);
       previewKey = facts.preview.storageKey;
       thumbnailMetadata = { width: facts.width, height: facts.height };
       preview = facts.preview;
     } else {
       // Same place as an image's size: read from the store, only the parts that hold it.
-      const facts = await probeStoredVideo(media.store, file.storageKey, file.size, file.mimeType);
-      requireReadableVideo(file.mimeType, facts);
+      const facts = await probeStoredVideo(media.store, stored.storageKey, stored.size, stored.mimeType);
+      requireReadableVideo(stored.mimeType, facts);
       thumbnailMetadata = { ...facts };
     }
     const now = deps.now();
@@ -55,12 +59,13 @@ export async function createUploadedMedia(
       workspaceId: scope.workspaceId,
       source,
       status: 'READY',
-      storageKey: file.storageKey,
+      storageKey: stored.storageKey,
       publicToken: randomBytes(16).toString('hex'),
-      mimeType: file.mimeType,
+      mimeType: stored.mimeType,
+      ...(stored.convertedFrom ? { convertedFrom: stored.convertedFrom } : {}),
       mediaType,
-      size: file.size,
-      sha256: file.sha256,
+      size: stored.size,
+      sha256: stored.sha256,
       originalFileName: fields.fileName ?? fields.uploadedName ?? defaultName(file.mimeType),
       folderId,
       thumbnailMetadata,
@@ -72,6 +77,7 @@ export async function createUploadedMedia(
     return toMedia(doc, media.publicBaseUrl);
   } catch (error) {
     await discardIngested(media, file);
+    if (stored) await discardIngested(media, stored);
     if (previewKey) await media.store.delete(previewKey);
     throw error;
   }
@@ -126,6 +132,12 @@ function checkDeclaredType(file: IngestedFile, fields: UploadFields): void {
 }
 
 function defaultName(mimeType: string): string {
-  const extension = { 'image/jpeg': 'jpg', 'image/webp': 'webp', 'video/mp4': 'mp4', 'video/webm': 'webm' };
+  const extension = {
+    'image/jpeg': 'jpg',
+    'image/webp': 'webp',
+    'image/png': 'png',
+    'video/mp4': 'mp4',
+    'video/webm': 'webm',
+  };
   return `upload.${extension[mimeType as keyof typeof extension] ?? 'mov'}`;
 }

@@ -22,6 +22,7 @@ export function toMedia(doc: MediaDoc, baseUrl: string): Media {
     publicUrl,
     previewUrl: `${publicUrl}/preview`,
     mimeType: doc.mimeType,
+    convertedFrom: doc.convertedFrom ?? null,
     size: doc.size,
     mediaType: doc.mediaType,
     originalFileName: doc.originalFileName,

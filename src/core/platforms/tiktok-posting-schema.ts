@@ -150,7 +150,7 @@ function ruleList(cannotPost: { code: string; reason: string } | null, maxDurati
   const rules = [
     'Read this schema right before posting: privacy options and creator limits change.',
     `content is the video caption (at most ${L.videoCaptionMax}) or the photo description (at most ${L.photoDescriptionMax}); lengths count UTF-16 code units.`,
-    `mediaIds: exactly 1 video, or ${L.imageMinCount} to ${L.imageMaxCount} images, never mixed; only READY media. Images: JPEG or WebP (PNG is not accepted), at most 20 MB. Videos: MP4, WebM or QuickTime, at most 4 GB, width and height ${L.videoMinSide} to ${L.videoMaxSide} px, ${L.videoMinFps} to ${L.videoMaxFps} fps, ${maxDuration === null ? "within the creator's duration limit" : `at most ${maxDuration} s long`}.`,
+    `mediaIds: exactly 1 video, or ${L.imageMinCount} to ${L.imageMaxCount} images, never mixed; only READY media. Images: JPEG or WebP (a PNG upload is stored as JPEG), at most 20 MB. Videos: MP4, WebM or QuickTime, at most 4 GB, width and height ${L.videoMinSide} to ${L.videoMaxSide} px, ${L.videoMinFps} to ${L.videoMaxFps} fps, ${maxDuration === null ? "within the creator's duration limit" : `at most ${maxDuration} s long`}.`,
     'settings.content_posting_method is required and must be DIRECT_POST.',
     'settings.privacy_level is required, has no default and must be one of privacyLevelOptions as listed now; let the user choose.',
     'Interactions are off unless set: disable_comment, disable_duet and disable_stitch default to true; set false to allow. Those in disabledByCreator must stay true.',

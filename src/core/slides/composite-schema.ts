@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { MediaSchema } from '../media/schema.js';
 import { requireVisible } from '../operations/visible-text.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, type SlideWarning } from './render/index.js';
 import { MAX_CAPTION_CHARS } from './slide-length.js';
@@ -76,9 +77,18 @@ export function toWarning(warning: SlideWarning): Warning {
 
 export const SlideWarningSchema = WarningSchema.extend({ index: z.int().describe('the slide') });
 
+/** A composited slide: its place, its media id and, from the media object, where to fetch it and its preview. */
+const CompositedSlideSchema = z.object({
+  index: z.int(),
+  mediaId: z.uuid(),
+  ...MediaSchema.pick({ publicUrl: true, previewUrl: true }).shape,
+});
+
 export const CompositeResultSchema = z
   .object({
-    slides: z.array(z.object({ index: z.int(), mediaId: z.uuid() })).describe('the composited media, in index order'),
+    slides: z
+      .array(CompositedSlideSchema)
+      .describe('the composited media, in index order, each with its public and preview URLs to look at'),
     warnings: z
       .array(SlideWarningSchema)
       .describe(

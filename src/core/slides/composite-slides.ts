@@ -19,7 +19,7 @@ export async function compositeSlides(deps: CoreDeps, scope: Scope, input: Compo
   const settings = await getAiSettings(deps, scope);
   const sources = await loadImages(deps, scope, input);
   const slides = input.slides.map((slide, position) => ({ ...slide, position })).sort((a, b) => a.index - b.index);
-  const made: { index: number; mediaId: string }[] = [];
+  const made: CompositeResult['slides'] = [];
   const warnings: CompositeResult['warnings'] = [];
   let next = 0;
   const lane = async (): Promise<void> => {
@@ -39,7 +39,7 @@ export async function compositeSlides(deps: CoreDeps, scope: Scope, input: Compo
         source: 'composite',
         fileName: `slide-${slide.index + 1}.jpg`,
       });
-      made.push({ index: slide.index, mediaId: media.id });
+      made.push({ index: slide.index, mediaId: media.id, publicUrl: media.publicUrl, previewUrl: media.previewUrl });
       for (const warning of rendered.warnings) warnings.push({ index: slide.index, ...toWarning(warning) });
     }
   };

@@ -42,7 +42,7 @@ export const compositeSlidesOperation = defineOperation({
   check: checkCompositeInput,
   output: CompositeResultSchema,
   result:
-    'the new composited media ids in index order, and per-slide warnings (text shrunk to fit, characters no font draws left out)',
+    'the new composited media in index order (each id with its publicUrl and previewUrl, to look at without another call), and per-slide warnings (text shrunk to fit, characters no font draws left out)',
   errors: ['invalid_request', 'not_found'],
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: (deps, scope, input) => compositeSlides(deps, scope, input),

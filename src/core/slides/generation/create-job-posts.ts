@@ -52,7 +52,12 @@ export async function createJobPosts(
       if (remaining.every((id) => now.has(id))) return { results: [] };
       throw error;
     });
-    for (const [platformId, groupId] of await created()) done.set(platformId, groupId);
+    for (const entry of result.results)
+      if (entry.status === 'created') done.set(entry.platformId, entry.post.root.groupId);
+    // Read again only when some platform got no post from this run (another run may have made it).
+    if (done.size < request.platformIds.length) {
+      for (const [platformId, groupId] of await created()) done.set(platformId, groupId);
+    }
     for (const entry of result.results) {
       if (entry.status === 'failed' && !done.has(entry.platformId))
         failures.push(`platform ${entry.platformId}: ${entry.error.message}`);

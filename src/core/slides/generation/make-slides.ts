@@ -1,6 +1,7 @@
 import type { CoreDeps, Scope } from '../../context.js';
 import { spendCreditOnce } from '../../credits/credits.js';
 import { AppError } from '../../errors.js';
+import { deleteMedia } from '../../media/manage-media.js';
 import { readMediaBytes, storeMediaBytes } from '../../media/store-bytes.js';
 import { frameFor, prepareCaption, renderSlide, type CaptionInput, type PreparedCaption } from '../render/index.js';
 import { toWarning } from '../composite-schema.js';
@@ -92,7 +93,12 @@ function captionOf(writer: JobWriter, slide: GenerationSlideDoc): CaptionInput {
   };
 }
 
-/** Charges and stores a fresh image while its caption is baked on, then stores the composite. */
+/**
+ * Charges and stores a fresh image while its caption is baked on and the composite stored, then
+ * records the composite. The image is recorded first (the writer keeps that order), so a slide's
+ * composite is never recorded without its charged image; the composite is stored beside the image,
+ * not after it, since with the last round's slides all finishing at once every step waits for CPU.
+ */
 async function finishSlide(
   deps: CoreDeps,
   scope: Scope,
@@ -112,20 +118,27 @@ async function finishSlide(
     });
     await writer.slide(position, { generatedMediaId: media.id, imageSpend }, true);
   };
+  const composite = async () => {
+    const rendered = await renderSlide({ ...caption, image: image.bytes });
+    const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
+      source: 'composite',
+      fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,
+    });
+    return { media, warnings: rendered.warnings };
+  };
   // Both settle before either's failure is thrown: no write of this slide may land after the run ends.
-  const [rendering, recording] = await Promise.allSettled([
-    renderSlide({ ...caption, image: image.bytes }),
-    image.fresh ? record() : undefined,
-  ]);
-  if (recording.status === 'rejected') throw recording.reason;
-  if (rendering.status === 'rejected') throw rendering.reason;
-  const rendered = rendering.value;
-  const composite = await storeMediaBytes(deps, scope, rendered.jpeg, {
-    source: 'composite',
-    fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,
-  });
+  const [recording, compositing] = await Promise.allSettled([image.fresh ? record() : undefined, composite()]);
+  if (recording.status === 'rejected') {
+    // A composite of an image that was not recorded would be drawn again on the next run.
+    if (compositing.status === 'fulfilled') {
+      await deleteMedia(deps, deps.media, scope, compositing.value.media.id).catch(() => undefined);
+    }
+    throw recording.reason;
+  }
+  if (compositing.status === 'rejected') throw compositing.reason;
+  const { media, warnings } = compositing.value;
   await writer.slide(position, {
-    compositeMediaId: composite.id,
-    warnings: rendered.warnings.map(toWarning),
+    compositeMediaId: media.id,
+    warnings: warnings.map(toWarning),
   });
 }

@@ -23,12 +23,20 @@ export async function runGeneration(deps: CoreDeps, jobId: string): Promise<void
   const writer = new JobWriter(deps, job);
   const scope: Scope = { workspaceId: job.workspaceId, accountId: job.accountId, actor: job.actor };
   try {
-    if (job.status === 'WAITING') await writer.stage(job.stage, { status: 'PROCESSING' });
-    if (job.slides.length === 0) await writeJobCaptions(deps, scope, writer);
-    await writer.stage('generating_images');
+    // PROCESSING goes with the first stage written, and each stage with what it starts from: every
+    // write before the first image call delays every slide.
+    const starting: Partial<GenerationJobDoc> = job.status === 'WAITING' ? { status: 'PROCESSING' } : {};
+    if (job.slides.length === 0) await writeJobCaptions(deps, scope, writer, starting);
+    else await writer.stage('generating_images', starting);
     await makeSlides(deps, scope, writer, deps.ai.imageConcurrency);
-    await writer.stage('creating_post');
-    const { groupIds, failures } = await createJobPosts(deps, scope, job);
+    // The stage is shown while the post is made, not before: the post needs only what is recorded.
+    const [staged, posting] = await Promise.allSettled([
+      writer.stage('creating_post'),
+      createJobPosts(deps, scope, job),
+    ]);
+    if (posting.status === 'rejected') throw posting.reason;
+    if (staged.status === 'rejected') throw staged.reason;
+    const { groupIds, failures } = posting.value;
     const finishedAt = deps.now();
     const event = jobEvent('generation.done', job, finishedAt);
     await writer.stage('done', {
@@ -77,10 +85,14 @@ function jobEvent(type: 'generation.done' | 'generation.failed', job: Generation
   return domainEvent(type, { workspaceId: job.workspaceId, subjectId: job._id, actor: job.actor }, at);
 }
 
-async function writeJobCaptions(deps: CoreDeps, scope: Scope, writer: JobWriter): Promise<void> {
+async function writeJobCaptions(
+  deps: CoreDeps,
+  scope: Scope,
+  writer: JobWriter,
+  starting: Partial<GenerationJobDoc>,
+): Promise<void> {
   const { request } = writer.job;
-  await writer.stage('writing_captions');
-  const settings = await getAiSettings(deps, scope);
+  const [settings] = await Promise.all([getAiSettings(deps, scope), writer.stage('writing_captions', starting)]);
   const captions = await writeCaptions(deps.ai.provider, {
     topic: request.topic ?? '',
     slideCount: request.slideCount,
@@ -90,7 +102,7 @@ async function writeJobCaptions(deps: CoreDeps, scope: Scope, writer: JobWriter)
     systemPrompt: settings.systemPrompt,
     knowledgeBase: settings.knowledgeBase,
   });
-  await writer.stage('writing_captions', {
+  await writer.stage('generating_images', {
     generatedCaption: captions.caption,
     slides: captions.slides.map((slide) => ({
       ...slide,

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { TRANSPARENCY_BACKGROUND } from '../../media/convert-png.js';
 import type { Canvas } from './effects.js';
 import { FRAME_SIZES, type Frame } from './safe-zones.js';
 
@@ -12,7 +13,8 @@ export function frameFor(width: number, height: number): Frame {
 /**
  * The source fitted to its frame: cover-cropped around the centre, except a landscape source, which
  * is shown whole across the width over a blurred, darkened copy of itself (a crop to 4:5 would lose
- * most of it). Decoded to 8-bit RGB (transparency flattened onto black) for the caption to be painted on.
+ * most of it). Decoded to 8-bit RGB for the caption to be painted on, transparency flattened onto
+ * white as a PNG upload's is, so a model's transparent PNG looks the same drawn on as stored.
  */
 export async function framedCanvas(
   image: Buffer,
@@ -21,7 +23,7 @@ export async function framedCanvas(
 ): Promise<Canvas> {
   const framed = await framedImage(image, frame, source);
   const { data, info } = await framed
-    .flatten({ background: '#000000' })
+    .flatten({ background: TRANSPARENCY_BACKGROUND })
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
