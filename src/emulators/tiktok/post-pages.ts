@@ -19,7 +19,10 @@ type Obj = Record<string, unknown>;
 export function postPages(state: EmulatorState, engine: PublishEngine): Middleware {
   return async (ctx, next) => {
     const match = ctx.method === 'GET' || ctx.method === 'HEAD' ? PUBLIC_PATH.exec(ctx.path) : null;
-    if (!match) return next();
+    if (!match) {
+      await next();
+      return;
+    }
     const [, handle = '', kind, postId] = match;
     const username = safeDecode(handle);
     const account = [...state.accounts.values()].find((a) => a.username === username);
