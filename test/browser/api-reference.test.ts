@@ -61,7 +61,11 @@ describe('the API reference page', () => {
       // A create request shows the TikTok settings a post needs, from the named examples.
       await page.locator('a[href="#tag/Posts/operation/createPost"]').first().click();
       const samples = page.locator('[data-section-id="tag/Posts/operation/createPost"]');
-      await samples.getByText('A photo carousel, published now').first().waitFor({ timeout: 30_000 });
+      // The examples are the options of the request samples' drop-down.
+      await samples
+        .locator('option', { hasText: 'A photo carousel, published now' })
+        .first()
+        .waitFor({ state: 'attached', timeout: 30_000 });
       const createText = (await samples.textContent()) ?? '';
       expect(createText).toContain('DIRECT_POST');
       expect(createText).toContain('PUBLIC_TO_EVERYONE');
