@@ -17,7 +17,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
-RUN mkdir -p /data && chown node:node /data
+# `postdeck` on PATH, so `docker compose exec api postdeck login` works as the start message says.
+RUN ln -s /app/bin/postdeck.js /usr/local/bin/postdeck && mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
 # No HEALTHCHECK: the image runs every role, and each needs its own check (docker-compose.yml):

@@ -62,6 +62,7 @@ const EnvSchema = z
     POSTDECK_SERVER: z.url().optional(),
     POSTDECK_API_KEY: z.string().startsWith('service_sk_', 'must be a Postdeck API key (service_sk_...)').optional(),
     POSTDECK_CONFIG_DIR: z.string().min(1).optional(),
+    POSTDECK_COMMAND: z.string().trim().min(1).default('node bin/postdeck.js'),
     XDG_CONFIG_HOME: z.string().min(1).optional(),
     CI: z.string().optional(),
     TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
@@ -138,6 +139,8 @@ export interface Config {
     /** Running under CI: never try to open a browser. */
     readonly ci: boolean;
     readonly apiKey: string | undefined; // POSTDECK_API_KEY: `postdeck mcp` uses it before login's key
+    /** How the start message writes the CLI for this install (`docker compose exec api postdeck` in Docker). */
+    readonly command: string;
   };
   /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
   /** The key (base64) that seals provider tokens at rest; when unset, a key file under DATA_DIR is created and used. */
@@ -255,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       defaultServer: vars.POSTDECK_SERVER ?? vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
       ci: Boolean(vars.CI) && vars.CI !== 'false',
       apiKey: vars.POSTDECK_API_KEY,
+      command: vars.POSTDECK_COMMAND,
     },
     tokenEncryptionKey: vars.TOKEN_ENCRYPTION_KEY,
     tiktok: {

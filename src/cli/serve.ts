@@ -32,7 +32,14 @@ export async function serveCommand(role: string): Promise<{ listeningOn: string 
   if (app.http) {
     logger.info({ url: app.http.url, roles }, 'Postdeck is listening');
     const freshInstall = await isFreshInstall(app.deps);
-    process.stderr.write(startMessage({ publicUrl: config.publicUrl, listeningOn: app.http.url, freshInstall }));
+    process.stderr.write(
+      startMessage({
+        publicUrl: config.publicUrl,
+        listeningOn: app.http.url,
+        freshInstall,
+        command: config.client.command,
+      }),
+    );
   } else {
     logger.info({ roles }, 'Postdeck worker is running');
   }

@@ -45,13 +45,32 @@ describe('the API reference page', () => {
       await page.getByText('Authorizations:').first().waitFor({ timeout: 30_000 });
       const text = (await page.textContent('body')) ?? '';
       const document = (await (await server.request('/public/v1/openapi.json')).json()) as {
-        paths: Record<string, Record<string, { summary?: string }>>;
+        paths: Record<string, Record<string, { summary?: string; description?: string }>>;
         components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
       };
+      // The API's name and version, not "Postdeck API (1)".
+      expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toBe('Postdeck API (v1)');
+      // Each operation under its short title, with its whole summary as the text below it.
+      const headings = (await page.getByRole('heading', { level: 2 }).allTextContents()).map((h) => h.trim());
       for (const operations of Object.values(document.paths)) {
-        for (const operation of Object.values(operations))
-          if (operation.summary) expect(text).toContain(operation.summary);
+        for (const operation of Object.values(operations)) {
+          expect(headings).toContain(operation.summary);
+          expect(text).toContain(operation.description);
+        }
       }
+      // A create request shows the TikTok settings a post needs, from the named examples.
+      await page.locator('a[href="#tag/Posts/operation/createPost"]').first().click();
+      const samples = page.locator('[data-section-id="tag/Posts/operation/createPost"]');
+      // The examples are the options of the request samples' drop-down.
+      await samples
+        .locator('option', { hasText: 'A photo carousel, published now' })
+        .first()
+        .waitFor({ state: 'attached', timeout: 30_000 });
+      const createText = (await samples.textContent()) ?? '';
+      expect(createText).toContain('DIRECT_POST');
+      expect(createText).toContain('PUBLIC_TO_EVERYONE');
+      expect(createText).toContain('photo_cover_index');
+      await samples.screenshot({ path: path.join(SCREENSHOTS, 'api-reference-create-post.png') });
       expect(Object.keys(document.components.securitySchemes).length).toBeGreaterThan(0);
       // Request bodies are drawn field by field, not as a bare $ref.
       expect(text).toContain('platformIds');

@@ -337,8 +337,12 @@ describe('the README from the top, in a fresh clone and a real browser', { timeo
           };
           if (group.root.state === 'ERROR') throw new Error(`the post failed: ${group.root.errorText}`);
           if (group.root.state === 'PUBLISHED') {
-            // A SELF_ONLY post gets no id from TikTok; its releaseUrl is the creator's profile.
-            expect(group.root.releaseUrl).toBe('https://www.tiktok.com/@emulated.creator');
+            // A SELF_ONLY post gets no id from TikTok; its releaseUrl is the creator's profile, on the
+            // emulator's own pages (the account exists nowhere else).
+            expect(group.root.releaseUrl).toMatch(/^http:\/\/[^/]+:\d+\/@emulated\.creator$/);
+            const profile = await fetch(group.root.releaseUrl!);
+            expect(profile.status).toBe(200);
+            expect(await profile.text()).toContain('@emulated.creator');
             expect(group.root.mediaIds).toEqual(uploaded);
             break;
           }

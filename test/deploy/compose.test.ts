@@ -5,40 +5,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { parse as parseDotenv } from 'dotenv';
-// `yaml` comes with openapi3-ts (a dependency of @asteasolutions/zod-to-openapi).
-import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { startMessage } from '../../src/cli/start-message.js';
 import { loadConfig } from '../../src/config.js';
-import { dockerfileInstructions } from './files.js';
+import { compose, dockerfileInstructions, environmentOf } from './files.js';
 
 // There is no Docker engine here: docker-compose.yml is parsed and its parts checked (and run,
 // where they are scripts), and the Dockerfile is read.
-interface Service {
-  command?: string[];
-  profiles?: string[];
-  environment?: Record<string, string>;
-  env_file?: (string | { path: string; required?: boolean })[];
-  ports?: string[];
-  depends_on?: Record<string, { condition?: string; required?: boolean }>;
-  healthcheck?: { test: string[] };
-}
-
-const compose = parseYaml(readFileSync(path.resolve('docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, Service>;
-};
 const { services } = compose;
 const api = services.api!;
 const worker = services.worker!;
-
-/** `${NAME:-default}` as Compose interpolates it with nothing set. */
-function interpolated(value: string): string {
-  return value.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
-}
-
-/** A service's environment with the defaults Compose fills in. */
-function environmentOf(service: Service): Record<string, string> {
-  return Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolated(String(v))]));
-}
 
 /**
  * Runs the mongo health check's script as mongosh would, against a fake replica set; returns the
@@ -144,6 +120,38 @@ describe('docker-compose.yml', () => {
     // The same replica set everywhere.
     expect(services.mongo!.command).toEqual(['--replSet', 'rs0', '--bind_ip_all']);
     expect(environmentOf(api).MONGODB_URI).toBe('mongodb://mongo:27017/?replicaSet=rs0');
+  });
+
+  it('builds the Postdeck image once, in the api service, and runs that one image in the others', () => {
+    const postdeck = ['api', 'worker', 'tiktok-emulator'];
+    const building = Object.entries(services).filter(([, s]) => s.build !== undefined);
+    expect(building.map(([name]) => name)).toEqual(['api']);
+    expect(api.build).toBe('.');
+    const images = new Set(postdeck.map((name) => services[name]!.image));
+    expect([...images]).toEqual(['postdeck:local']);
+    // The others never look for it in a registry: it exists only once the api service built it.
+    for (const name of postdeck) expect(services[name]!.pull_policy, name).toBe('never');
+    expect(services.mongo!.image).toBe('mongo:8');
+  });
+
+  it('tells a Docker user to get a key with the CLI in the api container, which the image puts on PATH', () => {
+    const example = parseDotenv(readFileSync(path.resolve('.env.example'), 'utf8'));
+    const config = loadConfig({ ...example, ...environmentOf(api) }, { cwd: path.resolve('test') });
+    for (const freshInstall of [true, false]) {
+      const message = startMessage({
+        publicUrl: config.publicUrl,
+        listeningOn: 'http://0.0.0.0:8080',
+        freshInstall,
+        command: config.client.command,
+      });
+      expect(message).toMatch(/[Gg]et an API key with: {2}docker compose exec api postdeck login/);
+      expect(message).not.toContain('npx');
+    }
+    // `api` is the service that serves HTTP, and the CLI there talks to it on its own port.
+    expect(api.command).toEqual(['serve', '--role', 'api']);
+    expect(config.client.defaultServer).toBe(`http://127.0.0.1:${api.ports![0]!.split(':')[1]}`);
+    const link = dockerfileInstructions().find((i) => i.name === 'RUN' && i.args.includes('/usr/local/bin/postdeck'));
+    expect(link?.args).toMatch(/ln -s \/app\/bin\/postdeck\.js \/usr\/local\/bin\/postdeck/);
   });
 
   it('leaves health checks to the compose file: the image runs every role, and no one check fits them all', () => {

@@ -70,7 +70,7 @@ describe('the operations registry', () => {
     for (const operation of OPERATIONS) {
       const operationId = operation.name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
       const entry = listed.find((candidate) => candidate.operationId === operationId);
-      expect(entry, operation.name).toMatchObject({ summary: operation.summary });
+      expect(entry, operation.name).toMatchObject({ summary: operation.title, description: operation.summary });
     }
   });
 

@@ -48,9 +48,13 @@ export const FAST = {
   uploadChunkBytes: 5 * MIB,
 };
 
-/** `database`: more settings for the world's database (an AI provider, plans). */
+/**
+ * `database`: more settings for the world's database (an AI provider, plans). `emulatorClient`: the
+ * client knows it talks to the emulator, as under `npm start` without TikTok credentials.
+ */
 export async function startWorld(
   database: Omit<Parameters<typeof openTestDatabase>[0] & object, 'tiktok' | 'media'> = {},
+  options: { emulatorClient?: boolean } = {},
 ): Promise<PublishingWorld> {
   const restore = tunePublishing(FAST);
   const port = await freePort();
@@ -60,7 +64,8 @@ export async function startWorld(
     verifiedUrlPrefixes: [`${base}/`],
     rateLimits: { status: 10_000 },
   });
-  const t = await openTestDatabase({ ...database, tiktok: f.config, media: { publicBaseUrl: base } });
+  const tiktok = options.emulatorClient ? { ...f.config, emulator: true } : f.config;
+  const t = await openTestDatabase({ ...database, tiktok, media: { publicBaseUrl: base } });
   const server = await startTestServer(t, { port });
   await t.startWorker();
   const tenant = await buildTenant(t.deps);

@@ -46,6 +46,7 @@ describe('the first five minutes', () => {
       publicUrl: 'http://localhost:8080',
       listeningOn: 'http://127.0.0.1:8080',
       freshInstall: true,
+      command: 'node bin/postdeck.js',
     });
     expect(fresh).toContain('Postdeck is running at http://localhost:8080 (listening on http://127.0.0.1:8080)');
     expect(fresh).toContain('open http://localhost:8080/signup (the first person to sign up owns this install)');
@@ -54,6 +55,7 @@ describe('the first five minutes', () => {
       publicUrl: 'http://localhost:8080',
       listeningOn: 'http://localhost:8080',
       freshInstall: false,
+      command: 'node bin/postdeck.js',
     });
     expect(later).not.toContain('/signup');
     expect(later).not.toContain('listening on');

@@ -26,7 +26,7 @@ async function inviteLink(fields: Record<string, string> = {}): Promise<string> 
   });
   expect(page.status).toBe(201);
   expect(page.text).toContain('it is shown only once');
-  const link = decodeEntities(/id="invite-link"[^>]*value="([^"]+)"/.exec(page.text)?.[1] ?? '');
+  const link = decodeEntities(/id="invite-link"[^>]*>([^<]+)</.exec(page.text)?.[1]?.trim() ?? '');
   expect(link).toMatch(/^https:\/\/deck\.example\/invite\?token=pdi_[A-Za-z0-9_-]{43}$/);
   return link.slice('https://deck.example'.length);
 }

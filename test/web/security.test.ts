@@ -4,7 +4,7 @@ import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, csrfFrom, setCookieLine } from '../support/web.js';
 
 const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const { t, server } = await useTestServer();
 let user: TestUser;
@@ -43,6 +43,27 @@ describe('security headers', () => {
       // No inline script or style the policy would have to allow.
       expect(page.text).not.toMatch(/<script|<style|\sstyle="|\son[a-z]+="/i);
     }
+  });
+
+  it('gives a page with a Copy button only the script file of its own origin, never inline script', async () => {
+    const browser = await signedIn();
+    await browser.get('/members');
+    const page = await browser.post('/members/invitations', {
+      workspaceId: user.workspaceId,
+      role: 'member',
+      email: '',
+    });
+    expect(page.status).toBe(201);
+    expect(page.headers.get('content-security-policy')).toBe(CSP);
+    expect(page.text).toContain('<script src="/assets/copy.js" defer></script>');
+    const rest = page.text.replace('<script src="/assets/copy.js" defer></script>', '');
+    expect(rest).not.toMatch(/<script|<style|\sstyle="|\son[a-z]+="/i);
+
+    const script = await fetch(`${server.url}/assets/copy.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(await script.text()).toContain('button[data-copy]');
   });
 
   it('serves the one stylesheet from its own origin, cacheable', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendCredit } from '../../src/core/credits/credits.js';
+import { setAccountPlan } from '../../src/core/tenancy/create-tenant.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
@@ -21,6 +22,7 @@ beforeAll(async () => {
     plans: {
       free: { captionCredits: 20, imageCredits: 0, monthlyPosts: 30 },
       big: { captionCredits: 100, imageCredits: 10, monthlyPosts: 100 },
+      agency: { captionCredits: 25_000, imageCredits: 2_500, monthlyPosts: 1_000_000 },
     },
   });
   server = await startTestServer(t);
@@ -54,6 +56,19 @@ describe('the usage page', () => {
     expect(text).toMatch(/Posts[\s\S]*?0 of 30/);
     expect(text).toContain(`${nextReset()} 00:00 UTC`);
     expect(text).toMatch(/Plan\s*<strong>free<\/strong>/);
+  });
+
+  it('groups the digits of large figures: 1,000,000, not 1000000', async () => {
+    const agency = await buildUser(t.deps, { name: 'Agency' });
+    await setAccountPlan(t.deps, agency.accountId, 'agency');
+    for (let n = 0; n < 3; n++) await spendCredit(t.deps, agency.scope, 'caption', `usage-agency-${n}`);
+    const browser = new WebClient(server);
+    await browser.signIn(agency.email, agency.password);
+    const text = decodeEntities((await browser.get('/usage')).text);
+    expect(text).toMatch(/Caption credits[\s\S]*?3 of 25,000[\s\S]*?<td[^>]*>25,000<\/td>\s*<td[^>]*>24,997<\/td>/);
+    expect(text).toMatch(/Posts[\s\S]*?0 of 1,000,000[\s\S]*?<td[^>]*>1,000,000<\/td>\s*<td[^>]*>1,000,000<\/td>/);
+    // The meter keeps the plain numbers a machine reads.
+    expect(text).toContain('max="25000" value="3"');
   });
 
   it("shows another account its own figures, never this account's", async () => {

@@ -10,7 +10,7 @@ import { describeError } from './failure.js';
 import type { PollStatusData } from './job-handles.js';
 import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
-import { releaseUrlOf } from './release-url.js';
+import { postPagesBaseUrl, releaseUrlOf } from './release-url.js';
 import { publishingSettings } from './settings.js';
 
 /**
@@ -63,7 +63,7 @@ async function settle(
   };
   if (state?.status === 'PUBLISH_COMPLETE') {
     const releaseId = state.postIds[0] ?? null;
-    const releaseUrl = releaseUrlOf(data.handle, data.kind, releaseId);
+    const releaseUrl = releaseUrlOf(postPagesBaseUrl(deps.tiktok.config), data.handle, data.kind, releaseId);
     if (releaseId !== null) {
       if (searching) await recordLateRelease(deps, post._id, { releaseId, releaseUrl });
       else await markPublished(deps, post, { releaseId, releaseUrl });

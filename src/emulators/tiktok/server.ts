@@ -11,6 +11,7 @@ import { registerAuthorize } from './authorize.js';
 import { registerControl } from './control.js';
 import { registerControlPosts } from './control-posts.js';
 import { PublishEngine } from './engine.js';
+import { postPages } from './post-pages.js';
 import { apiError } from './envelope.js';
 import { resolveOptions, type EmulatorOptions, type EmulatorSettings } from './options.js';
 import { registerPublish } from './publish.js';
@@ -28,8 +29,8 @@ export interface RunningTikTokEmulator {
 }
 
 /**
- * Starts the local TikTok emulator (contract section 7) on one port; it serves the `www.tiktok.com` consent page,
- * the `open.tiktokapis.com` API and the upload host, so every base URL points at it. Media bytes being received
+ * Starts the local TikTok emulator (contract section 7) on one port; it serves the `www.tiktok.com` consent page
+ * and post pages, the `open.tiktokapis.com` API and the upload host, so every base URL points at it. Media bytes being received
  * or checked go to `mediaDir` (a fresh temp directory, removed on stop, when unset).
  */
 export async function startTikTokEmulator(
@@ -63,6 +64,7 @@ export async function startTikTokEmulator(
       apiError(ctx, 500, 'internal_error', 'Internal error.');
     }
   });
+  app.use(postPages(state, engine));
   app.use(router.routes());
   app.use(router.allowedMethods());
 

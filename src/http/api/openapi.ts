@@ -43,7 +43,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
     openapi: '3.1.0',
     info: {
       title: 'Postdeck API',
-      version: '1',
+      // The version the paths carry (/public/v1); Redoc shows it beside the title.
+      version: 'v1',
       description: 'Schedule and publish TikTok posts, manage media and generate slideshows.',
     },
     servers: [{ url: serverUrl }],
@@ -79,7 +80,8 @@ function registerUploadLinkPath(registry: OpenAPIRegistry): void {
     method: 'put',
     path: `${UPLOAD_LINK_PATH}/{secret}`,
     operationId: 'uploadThroughLink',
-    summary: 'Upload one file through an upload URL: the raw bytes as the body (curl -T); no key needed',
+    summary: 'Upload through an upload URL',
+    description: 'Upload one file through an upload URL: the raw bytes as the body (curl -T); no key needed.',
     tags: ['Media'],
     security: [],
     request: {
@@ -117,13 +119,24 @@ function toPathConfig(route: RestRoute): RouteConfig {
     method: route.method,
     path: PUBLIC_PREFIX + route.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
     operationId: operation.name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
-    summary: operation.summary,
+    // A short title heads the operation in the reference; the summary is its text.
+    summary: operation.title,
+    description: operation.summary,
     tags: [route.tag],
     request: {
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),
       ...(route.idempotent ? { headers: IdempotencyHeadersSchema } : {}),
-      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+      ...(route.body
+        ? {
+            body: {
+              required: true,
+              content: {
+                'application/json': { schema: route.body, ...(route.examples ? { examples: route.examples } : {}) },
+              },
+            },
+          }
+        : {}),
       ...(route.multipart
         ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipart.schema } } } }
         : {}),

@@ -4,6 +4,7 @@ import type { CoreDeps } from '../../core/context.js';
 import type { IssueDetail } from '../../core/errors.js';
 import type { AnyOperation, Operation } from '../../core/operations/operation.js';
 import { inputRules } from '../../core/operations/input-rules.js';
+import type { RequestExample } from './request-examples.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type InputLocation = 'params' | 'query' | 'body';
@@ -36,6 +37,8 @@ export interface RestBindingOptions<Input extends z.ZodObject, Output> {
   idempotent?: boolean;
   /** For results that carry input issues (per-platform failures): puts them in REST's terms too. */
   relocateResult?: (result: Output, relocate: (details: readonly IssueDetail[]) => IssueDetail[]) => unknown;
+  /** Named JSON bodies the API reference shows (each must be a valid body: a test checks them). */
+  examples?: Readonly<Record<string, RequestExample>>;
 }
 
 /** An operation bound to a method and path, with the input split into the parts HTTP carries. */
@@ -50,6 +53,7 @@ export interface RestRoute {
   readonly body?: z.ZodObject;
   readonly multipart?: MultipartBody;
   readonly idempotent: boolean;
+  readonly examples?: Readonly<Record<string, RequestExample>>;
   /** Where each input field travels; a field not listed (a root issue) counts as the body's. */
   locate(field: string | number | undefined): InputLocation;
   relocateResult?(result: unknown, relocate: (details: readonly IssueDetail[]) => IssueDetail[]): unknown;
@@ -93,6 +97,7 @@ export function bindRest<Input extends z.ZodObject, Output>(
     body: body && withInputRules(body, operation.input, options.bodyName),
     multipart: options.multipart,
     idempotent: options.idempotent ?? false,
+    ...(options.examples ? { examples: options.examples } : {}),
     locate: (field: string | number | undefined) => location.get(String(field)) ?? 'body',
     ...(relocateResult
       ? { relocateResult: (result: unknown, relocate) => relocateResult(result as Output, relocate) }

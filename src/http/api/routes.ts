@@ -30,6 +30,7 @@ import {
 } from '../../core/slides/operations.js';
 import { relocateCreatePostsResult } from './create-posts-result.js';
 import { multipartUpload } from './read-upload.js';
+import { CREATE_POST_EXAMPLES, GENERATE_SLIDESHOW_EXAMPLES, PUBLISH_POST_EXAMPLES } from './request-examples.js';
 import { bindRest, type RestRoute } from './rest-route.js';
 
 /**
@@ -84,6 +85,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     bodyName: 'PostCreate',
     idempotent: true,
     relocateResult: relocateCreatePostsResult,
+    examples: CREATE_POST_EXAMPLES,
   }),
   bindRest(getPostOperation, { method: 'get', path: '/posts/:id', status: 200, tag: 'Posts' }),
   bindRest(deletePostOperation, { method: 'delete', path: '/posts/:id', status: 204, tag: 'Posts' }),
@@ -101,6 +103,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     tag: 'Posts',
     bodyName: 'PostPublish',
     idempotent: true,
+    examples: PUBLISH_POST_EXAMPLES,
   }),
   bindRest(generateCaptionsOperation, {
     method: 'post',
@@ -125,6 +128,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     tag: 'Slides',
     bodyName: 'SlideshowGenerateRequest',
     idempotent: true,
+    examples: GENERATE_SLIDESHOW_EXAMPLES,
   }),
   bindRest(getGenerationJobOperation, { method: 'get', path: '/slides/generate/:id', status: 200, tag: 'Slides' }),
   bindRest(getUsageOperation, { method: 'get', path: '/usage', status: 200, tag: 'Usage' }),

@@ -75,7 +75,8 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry, errors: Error
     method: 'post',
     path: '/auth/device/start',
     operationId: 'startDeviceAuthorization',
-    summary: 'Start a device login: get a user code to show and a device code to poll with',
+    summary: 'Start a device login',
+    description: 'Get a user code to show and a device code to poll with.',
     tags: ['Device authorization'],
     security: [],
     description:
@@ -100,9 +101,10 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry, errors: Error
     method: 'post',
     path: '/auth/device/token',
     operationId: 'pollDeviceToken',
-    summary: 'Poll for the API key; returns it exactly once after approval',
+    summary: 'Poll for the API key',
     description:
-      'RFC 8628 3.4. The body is JSON or `application/x-www-form-urlencoded` ' +
+      'Returns the key exactly once, after approval (RFC 8628 3.4). The body is JSON or ' +
+      '`application/x-www-form-urlencoded` ' +
       '(`grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=…&client_id=…`). ' +
       'Every refusal, bad input included, is `{ error, error_description }` (RFC 8628 3.5, RFC 6749 5.2).',
     tags: ['Device authorization'],
@@ -124,7 +126,8 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry, errors: Error
     method: 'post',
     path: '/auth/device/approve',
     operationId: 'approveDeviceCode',
-    summary: "Approve a user code for a workspace (the web app's call, with a user session)",
+    summary: 'Approve a device',
+    description: "Approve a user code for a workspace (the web app's call, with a user session).",
     tags: ['Device authorization'],
     security: [{ session: [] }],
     request: { headers: OrganizationHeaderSchema, body: { required: true, ...json(UserCodeBodySchema) } },

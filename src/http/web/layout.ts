@@ -1,5 +1,6 @@
 import type { WorkspaceMembershipView } from '../../core/identity/memberships.js';
 import type { AppContext } from '../shared/context.js';
+import { COPY_SCRIPT_PATH } from './copy-script.js';
 import { csrfField, hidden } from './forms.js';
 import { markup, raw, type SafeHtml } from './html.js';
 import type { WebUser } from './session.js';
@@ -35,6 +36,8 @@ export interface Page {
   /** A single centred card (sign-in, the device page) rather than the full width. */
   narrow?: boolean;
   status?: number;
+  /** The page has Copy buttons (`data-copy`): it loads the one script that runs them. */
+  copyButtons?: boolean;
 }
 
 /** Renders `page` as the response: HTML with the status given (200 by default). */
@@ -53,6 +56,7 @@ export function renderPage(page: Page): SafeHtml {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${page.title} · Postdeck</title>
         <link rel="stylesheet" href="/assets/app.css" />
+        ${page.copyButtons ? markup`<script src="${COPY_SCRIPT_PATH}" defer></script>` : ''}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>

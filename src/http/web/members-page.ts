@@ -77,5 +77,11 @@ async function render(
     currentUserId: page.user.userId,
     ...extra,
   };
-  sendPage(ctx, { title: 'Members', chrome: page.chrome, status, main: membersView(view) });
+  sendPage(ctx, {
+    title: 'Members',
+    chrome: page.chrome,
+    status,
+    main: membersView(view),
+    copyButtons: view.created !== undefined,
+  });
 }

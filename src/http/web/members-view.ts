@@ -86,8 +86,9 @@ function createdLink(created: { link: string; invitation: InvitationView }): Saf
     <h2 id="link-heading">Invite link created</h2>
     ${notice(`Copy this link now: it is shown only once. It works for one person and expires ${expires}.`, 'success')}
     <div class="field">
-      <label for="invite-link">Invite link</label>
-      <input id="invite-link" type="text" readonly value="${created.link}" class="mono" />
+      <p class="label" id="invite-link-label">Invite link</p>
+      <p class="secret" id="invite-link" aria-labelledby="invite-link-label">${created.link}</p>
+      <button type="button" class="secondary small" data-copy="invite-link" hidden>Copy link</button>
     </div>
   </section>`;
 }

@@ -3,6 +3,7 @@ import type { CoreDeps, Scope } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { invokeOperation } from '../../core/operations/invoke.js';
 import { requireMedia } from '../../core/media/manage-media.js';
+import type { MediaDoc } from '../../core/media/documents.js';
 import { publicUrlOf } from '../../core/media/view.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
 import {
@@ -140,6 +141,7 @@ async function render(
       posts: items,
       done: 'done' in outcome ? outcome.done : undefined,
       problem: 'problem' in outcome ? outcome.problem : undefined,
+      emulator: deps.tiktok.config.emulator === true,
     }),
   });
 }
@@ -193,6 +195,15 @@ async function describeMedia(
   return {
     media: `${count} ${noun}${count === 1 ? '' : 's'}${kind === null ? ' (no longer in the media library)' : ''}`,
     // The server's own path (not PUBLIC_BASE_URL), so the page's img-src 'self' allows it.
-    thumbnail: doc ? `${publicUrlOf(doc, '')}/preview` : null,
+    thumbnail: doc ? { src: `${publicUrlOf(doc, '')}/preview`, ...previewShape(doc) } : null,
   };
+}
+
+/** The preview's proportions: the media's own, or the square placeholder served for a video without one. */
+function previewShape(doc: MediaDoc): { width: number; height: number } {
+  const { width, height } = doc.thumbnailMetadata ?? {};
+  if (doc.preview === null || typeof width !== 'number' || typeof height !== 'number' || width <= 0 || height <= 0) {
+    return { width: 1, height: 1 };
+  }
+  return { width, height };
 }

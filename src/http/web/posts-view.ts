@@ -12,8 +12,11 @@ export interface CalendarPost {
   shortAccount: string;
   /** What is attached, in words ("1 video", "3 images", "No media"). */
   media: string;
-  /** The first slide's (or the video's) preview, a path on this server; null without media. */
-  thumbnail: string | null;
+  /**
+   * The first slide's (or the video's) preview, a path on this server, with its shape (so the card
+   * keeps the slide's aspect before the picture loads); null without media.
+   */
+  thumbnail: { src: string; width: number; height: number } | null;
 }
 
 /** What the posts page shows. */
@@ -28,6 +31,8 @@ export interface PostsView {
   done: string | undefined;
   /** An action that failed: core's message and, for invalid requests, what was wrong in detail. */
   problem: { message: string; details: string[] } | undefined;
+  /** Postdeck talks to its TikTok emulator: post links open the emulator's pages. */
+  emulator: boolean;
 }
 
 type State = PostView['state'];
@@ -139,7 +144,7 @@ function postCard(view: PostsView, item: CalendarPost, mode: CalendarMode): Safe
   const text = post.content.trim();
   return markup`<article class="post ${post.state.toLowerCase()}" id="post-${post.id}">
     <p class="post-head">${timeText(post, mode)} ${BADGES[post.state]}</p>
-    ${item.thumbnail ? markup`<img class="post-thumb" src="${item.thumbnail}" alt="" loading="lazy">` : ''}
+    ${item.thumbnail ? thumbnail(item.thumbnail) : ''}
     ${
       mode === 'week'
         ? markup`<p class="post-account" title="${item.account}">${item.shortAccount}</p>`
@@ -149,7 +154,7 @@ function postCard(view: PostsView, item: CalendarPost, mode: CalendarMode): Safe
       ${text ? excerpt(text, mode === 'week' ? WEEK_EXCERPT : DAY_EXCERPT) : markup`<span class="muted">No caption</span>`}
     </p>
     <p class="post-media muted">${item.media}</p>
-    ${stateText(post, mode)}
+    ${stateText(view, post, mode)}
     ${
       mode === 'day'
         ? actions(view, post)
@@ -162,6 +167,12 @@ function postCard(view: PostsView, item: CalendarPost, mode: CalendarMode): Safe
   </article>`;
 }
 
+// Drawn at the slide's own shape (a 4:5 slide is not cropped to 9:16); the CSS sets the width.
+function thumbnail(picture: NonNullable<CalendarPost['thumbnail']>): SafeHtml {
+  const { src, width, height } = picture;
+  return markup`<img class="post-thumb" src="${src}" width="${String(width)}" height="${String(height)}" alt="" loading="lazy">`;
+}
+
 function timeText(post: PostView, mode: CalendarMode): SafeHtml {
   const suffix = mode === 'day' ? ' UTC' : '';
   if (post.scheduledFor === null) {
@@ -170,13 +181,16 @@ function timeText(post: PostView, mode: CalendarMode): SafeHtml {
   return markup`<time class="time" datetime="${post.scheduledFor}">${post.scheduledFor.slice(11, 16)}${suffix}</time>`;
 }
 
-function stateText(post: PostView, mode: CalendarMode): SafeHtml {
+function stateText(view: PostsView, post: PostView, mode: CalendarMode): SafeHtml {
   switch (post.state) {
     case 'PUBLISHED': {
-      // The engine writes a TikTok https link; anything else is not offered as a link.
-      const url = post.releaseUrl?.startsWith('https://') ? post.releaseUrl : null;
+      // The engine writes a TikTok https link (the emulator's own address in emulator mode, often
+      // plain http on this machine); anything else is not offered as a link.
+      const schemes = view.emulator ? ['https://', 'http://'] : ['https://'];
+      const url = schemes.some((scheme) => post.releaseUrl?.startsWith(scheme)) ? post.releaseUrl : null;
+      const label = view.emulator ? 'View in the TikTok emulator' : 'View on TikTok';
       return url
-        ? markup`<p class="post-state"><a href="${url}" rel="noreferrer noopener">View on TikTok</a></p>`
+        ? markup`<p class="post-state"><a href="${url}" rel="noreferrer noopener">${label}</a></p>`
         : markup`<p class="post-state muted">Published; TikTok has not shared its link yet.</p>`;
     }
     case 'ERROR':

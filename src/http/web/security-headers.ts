@@ -2,11 +2,12 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../shared/context.js';
 
 /**
- * The pages' content security policy: nothing but our own stylesheet and images, no scripts
- * at all, forms only to ourselves, never framed, no <base> tricks.
+ * The pages' content security policy: nothing but our own stylesheet, images and script files
+ * (the Copy buttons' script; never inline script, and `nosniff` keeps an uploaded file from
+ * running as one), forms only to ourselves, never framed, no <base> tricks.
  */
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
  * Headers on every web page. Pages are `no-store`: they carry CSRF tokens, invite links and

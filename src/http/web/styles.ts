@@ -25,6 +25,11 @@ a{color:var(--accent)}
 .sections a{display:inline-block;padding:.5rem 0;text-decoration:none;color:var(--muted);border-bottom:3px solid transparent}
 .sections a[aria-current=page]{color:var(--text);border-bottom-color:var(--accent);font-weight:600}
 main{margin:2rem auto;padding:0 1rem}
+@media (max-width:40rem){.bar{padding:.5rem 1rem .25rem;gap:.25rem 1rem}.account{gap:.25rem .75rem;font-size:.9rem}
+.account .who,.switcher>.muted{display:none}
+.switcher label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.switcher strong{display:inline-block;max-width:11rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
+.switcher select{max-width:9rem}.sections ul{gap:0 .9rem}.sections a{padding:.2rem 0;font-size:.9rem}main{margin:1.25rem auto}}
 main.wide{max-width:64rem}
 main.narrow{max-width:30rem}
 main.narrow>*:first-child{margin-top:0}
@@ -35,7 +40,9 @@ p{margin:0 0 1rem}
 .muted{color:var(--muted)}
 .lead{font-size:1.05rem}
 .field{margin:0 0 1.1rem}
-.field label,fieldset legend{display:block;font-weight:600;margin:0 0 .3rem}
+.field label,.field .label,fieldset legend{display:block;font-weight:600;margin:0 0 .3rem}
+.secret{font:.95rem/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere;user-select:all;
+background:var(--bg);border:1px solid var(--line);border-radius:8px;padding:.55rem .7rem;margin:0 0 .6rem}
 .hint{color:var(--muted);font-size:.9rem;margin:0 0 .35rem}
 .field-error{color:var(--danger);font-size:.9rem;font-weight:600;margin:0 0 .35rem}
 input[type=text],input[type=email],input[type=password],select,textarea{width:100%;font:inherit;color:inherit;
@@ -110,8 +117,10 @@ padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .post .time{font-weight:700;font-variant-numeric:tabular-nums}
 .post-account{font-weight:600}
 .week .post-account{font-weight:400;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;overflow-wrap:normal}
-.post-thumb{display:block;width:100%;max-width:12rem;aspect-ratio:9/16;object-fit:cover;border-radius:8px;margin:.35rem 0;background:var(--line)}
-.week .post-thumb{max-width:100%;aspect-ratio:3/4}
+.post-thumb{display:block;width:100%;max-width:12rem;height:auto;border-radius:8px;margin:.35rem 0;background:var(--line)}
+.week .post-thumb{max-width:100%}
+@media (max-width:59.99rem){.week .post{display:flow-root}.week .post>.post-thumb{float:left;width:4rem;margin:.15rem .75rem .15rem 0}
+.day:has(>.empty){display:flex;gap:1rem;align-items:baseline;justify-content:space-between;padding:.45rem .6rem}.day:has(>.empty) h3{margin:0}}
 .post .error-text{color:var(--danger)}
 .day-posts{margin:0 0 1.5rem}
 .day-posts .post{background:var(--card);padding:1rem 1.1rem;font-size:1rem}

@@ -79,16 +79,23 @@ function usageTable(usage: Usage): SafeHtml {
     columns: [
       { header: 'Pool', cell: (row) => markup`${row.label}<br /><span class="muted">${row.spentBy}</span>` },
       { header: 'Used', cell: (row) => meter(row.label, row.figures) },
-      { header: 'Allowance', cell: (row) => String(row.figures.allowance) },
-      { header: 'Left', cell: (row) => String(row.figures.remaining) },
+      { header: 'Allowance', cell: (row) => count(row.figures.allowance) },
+      { header: 'Left', cell: (row) => count(row.figures.remaining) },
       { header: 'Resets', cell: (row) => when(new Date(row.figures.resetsAt)) },
     ],
   });
 }
 
+/** Digits grouped as people read them: 1,000,000, not 1000000. */
+const NUMBERS = new Intl.NumberFormat('en-US');
+
+function count(n: number): string {
+  return NUMBERS.format(n);
+}
+
 /** "12 of 30" with a bar; a pool with no allowance shows only its figure. */
 function meter(label: string, pool: Pool): SafeHtml {
-  const figure = `${pool.used} of ${pool.allowance}`;
+  const figure = `${count(pool.used)} of ${count(pool.allowance)}`;
   if (pool.allowance === 0) return markup`${figure}`;
   return markup`<meter min="0" max="${String(pool.allowance)}" value="${String(pool.used)}" aria-label="${label} used"></meter>
     ${figure}`;

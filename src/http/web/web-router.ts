@@ -14,13 +14,14 @@ import { webErrors } from './web-errors.js';
 import { registerSettingsPages } from './settings-page.js';
 import { registerUsagePages } from './usage-page.js';
 import { registerAssets } from './styles.js';
+import { registerCopyScript } from './copy-script.js';
 
 export type { WebOptions } from './options.js';
 
 /**
  * The server-rendered web app: sign-in and sign-up, the device verification page, the posts
- * calendar, TikTok accounts, API keys, AI settings, usage and members. No scripts and no front-end
- * build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
+ * calendar, TikTok accounts, API keys, AI settings, usage and members. One small script (Copy
+ * buttons) and no front-end build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
  * middleware only runs for these routes.
  */
 export function createWebRouter(options: WebOptions): Router<AppState> {
@@ -28,6 +29,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   router.use(securityHeaders());
   router.use(webErrors(options.logger));
   registerAssets(router);
+  registerCopyScript(router);
   registerAuthPages(router, options);
   registerInvitePages(router, options);
   registerDevicePages(router, options);
