@@ -76,12 +76,12 @@ export function registerDeviceFlowPaths(registry: OpenAPIRegistry, errors: Error
     path: '/auth/device/start',
     operationId: 'startDeviceAuthorization',
     summary: 'Start a device login',
-    description: 'Get a user code to show and a device code to poll with.',
     tags: ['Device authorization'],
     security: [],
     description:
-      "RFC 8628 3.1. The body is JSON or `application/x-www-form-urlencoded`. Refusals carry the API's `code` " +
-      "and `message` and RFC 6749's `error` and `error_description`.",
+      'Get a user code to show and a device code to poll with (RFC 8628 3.1). The body is JSON or ' +
+      "`application/x-www-form-urlencoded`. Refusals carry the API's `code` and `message` and RFC 6749's " +
+      '`error` and `error_description`.',
     request: { body: { required: false, ...jsonOrForm(DeviceStartBodySchema) } },
     responses: {
       200: { description: 'the codes', ...json(DeviceAuthorizationSchema) },
