@@ -1,9 +1,7 @@
-import { readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
-import { deepFreeze, withoutEmpty } from './settings/values.js';
+import { deepFreeze, readEnvironment } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
 import { PlanEnvSchema, planSettings } from './settings/plans.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
@@ -191,10 +189,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envFile?: string } = {}): Config {
   const cwd = options.cwd ?? process.cwd();
-  const envFile = path.resolve(cwd, options.envFile ?? '.env');
-  const fileVars = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
-  const merged = { ...withoutEmpty(fileVars), ...withoutEmpty(env) };
-  const parsed = EnvSchema.safeParse(merged);
+  const parsed = EnvSchema.safeParse(readEnvironment(env, path.resolve(cwd, options.envFile ?? '.env')));
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }

@@ -1,4 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseDotenv } from 'dotenv';
+
 // Small helpers of config.ts: how raw environment values are read and the result protected.
+
+/** The variables of `env` over those of the `.env` file at `envFile` (if any), empty ones left out. */
+export function readEnvironment(env: NodeJS.ProcessEnv, envFile: string): Record<string, string> {
+  const fileVars = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
+  return { ...withoutEmpty(fileVars), ...withoutEmpty(env) };
+}
 
 // An empty variable (FOO=, exported or in .env) means "use the default", as most servers treat it.
 export function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
