@@ -121,7 +121,8 @@ async function login(): Promise<void> {
     page.context().waitForEvent('page'),
     answer.getByRole('link', { name: 'Open Postdeck' }).click(),
   ]);
-  await device.getByRole('heading', { name: 'Approve device sign-in' }).waitFor();
+  // The device page names where the login came from ("Link Slack to Postdeck").
+  await device.getByRole('heading', { name: /^Link (Slack|Discord) to Postdeck$/ }).waitFor();
   expect(await device.getByLabel('Device code').textContent()).toBe(code);
   await device.getByRole('button', { name: 'Approve' }).click();
   await device.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });

@@ -4,7 +4,7 @@ import { pollDeviceToken } from '../../src/core/device/poll.js';
 import { purgeExpiredDeviceCodesJob } from '../../src/core/device/purge-job.js';
 import { startDeviceAuthorization } from '../../src/core/device/start.js';
 import type { JobContext } from '../../src/core/jobs/define-job.js';
-import { JOB_DEFINITIONS } from '../../src/app/jobs.js';
+import { PERIODIC_JOBS } from '../../src/app/jobs.js';
 import { purgeExpiredIdentityRecordsJob } from '../../src/core/identity/purge-job.js';
 import { authenticateSession } from '../../src/core/identity/sessions.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -33,8 +33,9 @@ const counts = async () => ({
 
 describe('purging expired device codes', () => {
   it('is a registered job', () => {
-    expect(JOB_DEFINITIONS).toContain(purgeExpiredDeviceCodesJob);
-    expect(JOB_DEFINITIONS).toContain(purgeExpiredIdentityRecordsJob);
+    const periodic = PERIODIC_JOBS.map((job) => job.definition);
+    expect(periodic).toContain(purgeExpiredDeviceCodesJob);
+    expect(periodic).toContain(purgeExpiredIdentityRecordsJob);
   });
 
   it('deletes codes expired more than an hour ago with everything hanging off them, and keeps the rest', async () => {

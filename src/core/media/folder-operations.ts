@@ -36,7 +36,7 @@ export const createMediaFolderOperation = defineOperation({
 export const renameMediaFolderOperation = defineOperation({
   name: 'rename_media_folder',
   title: 'Rename a media folder',
-  summary: 'Rename a media folder',
+  summary: 'Give a media folder a new name, unique in the workspace; its media stay in it.',
   input: RenameFolderInputSchema,
   output: MediaFolderSchema,
   result: 'the renamed folder',

@@ -32,7 +32,8 @@ export const listPostsOperation = defineOperation({
 export const createPostOperation = defineOperation({
   name: 'create_post',
   title: 'Create posts',
-  summary: 'Create a post on one or more platforms (now, schedule or draft); each platform on its own',
+  summary:
+    'Create a post on one or more platforms (now, schedule or draft); each platform on its own, with the settings its posting schema asks for',
   input: CreatePostsInputSchema,
   check: requireTimeToSchedule,
   output: CreatePostsResultSchema,
