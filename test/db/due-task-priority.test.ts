@@ -68,9 +68,9 @@ describe('the due-task lane claims by priority', () => {
     await runner.enqueue(publishJob, { task: 'publish', holdMs: 0 }, { runAt: new Date(due.getTime() + 1_500) });
     await until(() => order.length === 11);
     const at = order.indexOf('publish');
-    // At most the reports started before it came within a second go first, never the ones still waiting
-    // (how many started depends on the machine's speed: none, on a busy one).
-    expect(at).toBeLessThanOrEqual(3);
+    // Only reports started before it fell due go first (at 300 ms each, at most five started in its 1.5 s
+    // and one may still hold the slot), never the ones still waiting; how many depends on the machine.
+    expect(at).toBeLessThanOrEqual(6);
   });
 });
 
