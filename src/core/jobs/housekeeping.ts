@@ -4,15 +4,14 @@ import { defineJob, type JobContext, type JobDefinition, type RecurringJob } fro
 
 /** How often the housekeeping job looks for periodic jobs that are due: the shortest period it serves. */
 export const HOUSEKEEPING_EVERY_MS = 15_000;
-/** A periodic job that failed is tried again this long after (or at its period, when shorter). */
-const RETRY_AFTER_FAILURE_MS = 60_000;
 
 /**
  * One Agenda job for the periodic clean-ups and sweeps. Agenda asks the database for the next job of
  * every name it knows on each poll (every JOB_POLL_INTERVAL_MS), so a dozen periodic jobs under names
  * of their own cost a dozen queries every two seconds, beside the due posts; under one name they cost
  * one. Each job runs when its period has passed since its last run (`periodic_runs`, by name), one
- * at a time; a failure is logged and tried again a minute later.
+ * at a time; a failure is logged and tried again after its definition's retry delay (a minute, from
+ * definePeriodicJob), or at its period when that is shorter.
  */
 export function defineHousekeepingJob(jobs: readonly RecurringJob[]): JobDefinition<object> {
   return defineJob({
@@ -35,8 +34,8 @@ async function runIfDue(context: JobContext, { definition, everyMs }: RecurringJ
     await definition.perform({}, context);
     await markRun(deps, definition.name, startedAt);
   } catch (error) {
-    deps.logger.warn({ err: error, job: definition.name }, 'a periodic job failed; it runs again in a minute');
-    const retryIn = Math.min(everyMs, RETRY_AFTER_FAILURE_MS);
+    const retryIn = Math.min(everyMs, definition.retry.delayMs);
+    deps.logger.warn({ err: error, job: definition.name, retryInMs: retryIn }, 'a periodic job failed');
     await markRun(deps, definition.name, new Date(startedAt.getTime() - everyMs + retryIn));
   }
 }

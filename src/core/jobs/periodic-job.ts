@@ -3,8 +3,9 @@ import type { CoreDeps } from '../context.js';
 import { defineJob, type JobDefinition } from './define-job.js';
 
 /**
- * A periodic housekeeping job (clean-ups, token upkeep): no data, one run at a time, retried once a
- * minute later. The scheduler decides how often it runs (src/app/jobs.ts).
+ * A periodic housekeeping job (clean-ups, token upkeep): no data, one run at a time, a failure tried
+ * again a minute later. The housekeeping job runs it (src/core/jobs/housekeeping.ts); PERIODIC_JOBS in
+ * src/app/jobs.ts says how often.
  */
 export function definePeriodicJob(name: string, run: (deps: CoreDeps) => Promise<void>): JobDefinition<object> {
   return defineJob({
