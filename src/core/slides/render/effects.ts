@@ -14,7 +14,7 @@ type Rgb = readonly [number, number, number];
 /**
  * The caption ready to paint: two coverage planes (0 to 255 per pixel, width × height) laid over the
  * slide in turn, first the backing (a dark outline and shadow, or a white box), then the text. The
- * text is in `textColour`, unless it has emoji: then `textPixels` holds each pixel's colour (RGB).
+ * text is in `textColour`, unless it has emoji: then its colours are read from `drawn`.
  */
 export interface CaptionLayer {
   width: number;
@@ -23,7 +23,15 @@ export interface CaptionLayer {
   backingColour: Rgb;
   text: Buffer;
   textColour: Rgb;
-  textPixels?: Buffer;
+  drawn?: DrawnText;
+}
+
+/** The caption's drawing in colour (RGBA, `width` px a row), its top-left corner at (`left`, `top`) in the layer. */
+export interface DrawnText {
+  rgba: Buffer;
+  width: number;
+  left: number;
+  top: number;
 }
 
 const WHITE: Rgb = [255, 255, 255];
@@ -54,8 +62,8 @@ export function buildLayer(mask: TextMask, effect: TextEffect, px: number): Prom
  * composite would convert the whole slide to float and back.
  */
 export function paintLayer(canvas: Canvas, layer: CaptionLayer, at: { left: number; top: number }): void {
-  if (layer.textPixels) {
-    paintColoured(canvas, layer, layer.textPixels, at);
+  if (layer.drawn) {
+    paintColoured(canvas, layer, layer.drawn, at);
     return;
   }
   const { data } = canvas;
@@ -99,17 +107,26 @@ export function paintLayer(canvas: Canvas, layer: CaptionLayer, at: { left: numb
   }
 }
 
-/** `paintLayer` for text with emoji: the same blend, the text's colour read per pixel. */
-function paintColoured(canvas: Canvas, layer: CaptionLayer, colours: Buffer, at: { left: number; top: number }): void {
+/** `paintLayer` for text with emoji: the same blend, the text's colour read from its drawing. */
+function paintColoured(canvas: Canvas, layer: CaptionLayer, drawn: DrawnText, at: { left: number; top: number }): void {
   const { data } = canvas;
   const { backing, text } = layer;
+  const { rgba } = drawn;
   const [b0, b1, b2] = layer.backingColour;
   const rows = Math.min(layer.height, canvas.height - at.top);
   const columns = Math.min(layer.width, canvas.width - at.left);
   for (let y = 0; y < rows; y++) {
     let o = ((at.top + y) * canvas.width + at.left) * 3;
-    for (let x = 0, i = y * layer.width; x < columns; x++, i++, o += 3) {
+    // Text is only where the drawing is, so its pixel is found from the layer's by the drawing's offset.
+    let c = ((y - drawn.top) * drawn.width - drawn.left) * 4;
+    for (let x = 0, i = y * layer.width; x < columns; x++, i++, o += 3, c += 4) {
       const over = text[i] as number;
+      if (over === 255) {
+        data[o] = rgba[c] as number;
+        data[o + 1] = rgba[c + 1] as number;
+        data[o + 2] = rgba[c + 2] as number;
+        continue;
+      }
       const under = backing[i] as number;
       if (under === 0 && over === 0) continue;
       let r = data[o] as number;
@@ -123,10 +140,9 @@ function paintColoured(canvas: Canvas, layer: CaptionLayer, colours: Buffer, at:
       }
       if (over !== 0) {
         const keep = 255 - over;
-        const c = i * 3;
-        r = div255(r * keep + (colours[c] as number) * over);
-        g = div255(g * keep + (colours[c + 1] as number) * over);
-        b = div255(b * keep + (colours[c + 2] as number) * over);
+        r = div255(r * keep + (rgba[c] as number) * over);
+        g = div255(g * keep + (rgba[c + 1] as number) * over);
+        b = div255(b * keep + (rgba[c + 2] as number) * over);
       }
       data[o] = r;
       data[o + 1] = g;
@@ -144,21 +160,18 @@ function strokeOf(px: number): number {
   return Math.max(2, Math.round(px * 0.06));
 }
 
-/** The mask (and its colours, if any) placed `inset` from the edges of a larger, empty plane. */
+/** The mask placed `inset` from the edges of a larger, empty plane, and where its drawing lands in colour. */
 function padded(
   mask: TextMask,
   inset: { x: number; y: number },
-): { plane: Buffer; width: number; height: number; colours?: Buffer } {
+): { plane: Buffer; width: number; height: number; drawn?: DrawnText } {
   const width = mask.width + inset.x * 2;
   const height = mask.height + inset.y * 2;
   const plane = Buffer.alloc(width * height);
   for (let y = 0; y < mask.height; y++)
     mask.data.copy(plane, (y + inset.y) * width + inset.x, y * mask.width, (y + 1) * mask.width);
-  if (!mask.colour) return { plane, width, height };
-  const colours = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < mask.height; y++)
-    mask.colour.copy(colours, ((y + inset.y) * width + inset.x) * 3, y * mask.width * 3, (y + 1) * mask.width * 3);
-  return { plane, width, height, colours };
+  const drawn = mask.rgba && { rgba: mask.rgba, width: mask.width, left: inset.x, top: inset.y };
+  return { plane, width, height, drawn };
 }
 
 /** The outline's darkness for each blurred value: boosted 4.6 times (a firm edge), at most 90%. */
@@ -170,7 +183,7 @@ const OUTLINE = Uint8Array.from({ length: 256 }, (_, value) => Math.round(Math.m
  * black and busy photos alike.
  */
 async function outlined(mask: TextMask, px: number): Promise<CaptionLayer> {
-  const { plane: text, width, height, colours } = padded(mask, effectInset('outline', px));
+  const { plane: text, width, height, drawn } = padded(mask, effectInset('outline', px));
   const blurred = await sharp(text, { raw: { width, height, channels: 1 } })
     .blur({ sigma: strokeOf(px) * 0.5, precision: 'integer', minAmplitude: 0.1 })
     .extractChannel(0) // else sharp hands back three channels
@@ -183,12 +196,12 @@ async function outlined(mask: TextMask, px: number): Promise<CaptionLayer> {
     const shadow = i >= drop ? (OUTLINE[blurred[i - drop] as number] as number) >> 1 : 0;
     backing[i] = Math.max(OUTLINE[blurred[i] as number] as number, shadow);
   }
-  return { width, height, backing, backingColour: BLACK, text, textColour: WHITE, textPixels: colours };
+  return { width, height, backing, backingColour: BLACK, text, textColour: WHITE, drawn };
 }
 
 /** Near-black text on one white rounded box around the whole caption, as TikTok's filled text style. */
 function boxed(mask: TextMask, px: number): CaptionLayer {
-  const { plane: text, width, height, colours } = padded(mask, effectInset('box', px));
+  const { plane: text, width, height, drawn } = padded(mask, effectInset('box', px));
   const radius = Math.round(px * 0.3);
   const backing = Buffer.alloc(width * height, 255);
   // Only the four corners are not fully covered.
@@ -205,5 +218,5 @@ function boxed(mask: TextMask, px: number): CaptionLayer {
       ] as const)
         backing[cy * width + cx] = cover;
     }
-  return { width, height, backing, backingColour: WHITE, text, textColour: INK, textPixels: colours };
+  return { width, height, backing, backingColour: WHITE, text, textColour: INK, drawn };
 }

@@ -5,14 +5,14 @@ import { STYLE_FAMILIES, type TextStyleId } from './styles.js';
 
 /**
  * A caption drawn as an 8-bit coverage mask, exactly as large as its ink's line boxes, with the
- * layout it was drawn from. A caption with emoji also carries each pixel's colour (RGB, row by row):
- * the text in its colour, the emoji in theirs.
+ * layout it was drawn from. A caption with emoji also carries the drawing itself (RGBA, row by row,
+ * alpha not premultiplied; `data` is its alpha): the text in its colour, the emoji in theirs.
  */
 export interface TextMask {
   data: Buffer;
   width: number;
   height: number;
-  colour?: Buffer;
+  rgba?: Buffer;
   layout: CaptionLayout;
 }
 
@@ -88,17 +88,11 @@ export async function drawLayout(
   if (!drawn) return { data: Buffer.alloc(1), width: 1, height: 1, layout };
   const { data, info } = drawn;
   if (!withEmoji) return { data, width: info.width, height: info.height, layout };
-  // RGBA to a coverage mask and each pixel's colour.
+  // The coverage is the alpha; the colours are read from the drawing where they are painted.
   const pixels = info.width * info.height;
   const mask = Buffer.alloc(pixels);
-  const rgb = Buffer.alloc(pixels * 3);
-  for (let i = 0, o = 0; i < pixels; i++, o += 4) {
-    rgb[i * 3] = data[o] as number;
-    rgb[i * 3 + 1] = data[o + 1] as number;
-    rgb[i * 3 + 2] = data[o + 2] as number;
-    mask[i] = data[o + 3] as number;
-  }
-  return { data: mask, width: info.width, height: info.height, colour: rgb, layout };
+  for (let i = 0, o = 3; i < pixels; i++, o += 4) mask[i] = data[o] as number;
+  return { data: mask, width: info.width, height: info.height, rgba: data, layout };
 }
 
 /** The space between lines at size `px`. */
