@@ -5,10 +5,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { imagesLoaded, openBrowser, SCREENSHOTS } from '../support/chat-cards.js';
-import { ShellSession, shellBlocks } from '../support/readme.js';
-import { ENTRY, freePort, runPostdeck } from '../support/spawn.js';
+import { ShellSession, shellBlocks, skipAfterFirstFailure } from '../support/readme.js';
+import { ENTRY, freePort, interruptGroup, runPostdeck } from '../support/spawn.js';
 
 // The README's bots trial followed as written, in Chromium: `node bin/postdeck.js try-bots` in place of
 // `npm start`, `/postdeck` typed in each emulator's channel page, the login approved on Postdeck's
@@ -71,33 +71,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await shell?.close();
-  if (trial?.pid) {
-    // Ctrl-C in the terminal that runs it: SIGINT to its process group.
-    signalGroup(trial.pid, 'SIGINT');
-    const deadline = Date.now() + 30_000;
-    while (signalGroup(trial.pid, 0) && Date.now() < deadline) await sleep(200);
-    signalGroup(trial.pid, 'SIGKILL');
-  }
+  // Ctrl-C in the terminal that runs it: SIGINT to its process group.
+  if (trial?.pid) await interruptGroup(trial.pid);
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// One walk: a step that fails leaves the rest skipped, not failing for its sake.
-let broken: string | undefined;
-beforeEach((context) => {
-  if (broken) context.skip(`an earlier step failed: ${broken}`);
-  context.onTestFailed(() => {
-    broken ??= context.task.name;
-  });
-});
+skipAfterFirstFailure();
 
 const shot = (name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `bots-trial-${name}.png`), fullPage: true });

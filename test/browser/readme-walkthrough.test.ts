@@ -13,10 +13,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { imagesLoaded, openBrowser, SCREENSHOTS } from '../support/chat-cards.js';
-import { ShellSession, shellBlocks, type CommandResult } from '../support/readme.js';
-import { freePort } from '../support/spawn.js';
+import { ShellSession, shellBlocks, skipAfterFirstFailure, type CommandResult } from '../support/readme.js';
+import { freePort, interruptGroup } from '../support/spawn.js';
 
 // The README followed literally from the top, in a fresh clone of the commit under test: its shell
 // blocks run as written in one bash session, its pages in Debian's Chromium, until the carousel it
@@ -107,34 +107,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await shell?.close();
-  if (server?.pid) {
-    // Ctrl-C in the terminal that runs `npm start`: SIGINT to its process group (npm, the server, FerretDB).
-    signalGroup(server.pid, 'SIGINT');
-    const deadline = Date.now() + 30_000;
-    while (signalGroup(server.pid, 0) && Date.now() < deadline) await sleep(200);
-    signalGroup(server.pid, 'SIGKILL');
-  }
+  // Ctrl-C in the terminal that runs `npm start` (npm, the server, FerretDB).
+  if (server?.pid) await interruptGroup(server.pid);
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Signals the process group led by `pid`; false once no process of it is left. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// One walk: a step that fails leaves the rest skipped, not failing for its sake.
-let broken: string | undefined;
-beforeEach((context) => {
-  if (broken) context.skip(`an earlier step failed: ${broken}`);
-  context.onTestFailed(() => {
-    broken ??= context.task.name;
-  });
-});
+skipAfterFirstFailure();
 
 const shot = (name: string, fullPage = true) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `readme-${name}.png`), fullPage });

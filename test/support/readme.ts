@@ -1,3 +1,4 @@
+import { beforeEach } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -139,4 +140,18 @@ export class ShellSession {
     }
     await new Promise((resolve) => this.transcript.end(resolve));
   }
+}
+
+/**
+ * Makes a file's tests one walk, as a reader follows the README: once a step fails, the steps after
+ * it are skipped (they depend on it) rather than failing for its sake. Call at the file's top level.
+ */
+export function skipAfterFirstFailure(): void {
+  let broken: string | undefined;
+  beforeEach((context) => {
+    if (broken) context.skip(`an earlier step failed: ${broken}`);
+    context.onTestFailed(() => {
+      broken ??= context.task.name;
+    });
+  });
 }

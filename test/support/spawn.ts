@@ -106,3 +106,24 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Stops a process group as Ctrl-C in its terminal does (SIGINT to the group), waits up to 30 s for
+ * every process of it to end, then kills what is left.
+ */
+export async function interruptGroup(pid: number): Promise<void> {
+  signalGroup(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (signalGroup(pid, 0) && Date.now() < deadline) await sleep(200);
+  signalGroup(pid, 'SIGKILL');
+}
+
+/** Signals the process group led by `pid`; false once no process of it is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
