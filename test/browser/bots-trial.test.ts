@@ -247,7 +247,13 @@ describe('the README bots trial, in a real browser', { timeout: 300_000 }, () =>
     const card = page.locator('article', { hasText: 'Hello from the Slack trial' });
     await card.getByRole('button', { name: 'Approve' }).click();
     await card.getByText('Published on TikTok').first().waitFor({ timeout: 120_000 });
-    await card.getByRole('link', { name: 'View on TikTok' }).first().waitFor({ timeout: 60_000 });
+    // The link opens the emulator's own post page, and says so.
+    const link = card.getByRole('link', { name: 'View in the TikTok emulator' }).first();
+    await link.waitFor({ timeout: 60_000 });
+    const href = (await link.getAttribute('href')) ?? '';
+    // The post's page, or the profile while TikTok withholds the post's id.
+    expect(href).toMatch(/^https?:\/\/[^/]+\/@[^/]+(\/photo\/\d+)?$/);
+    expect(new URL(href).hostname).not.toContain('tiktok.com');
     expect(await card.textContent()).toContain('@you approved: publishing now');
     expect(await card.getByRole('button').count()).toBe(0);
     await expect.poll(() => imagesLoaded(page), { timeout: 60_000 }).toBeGreaterThan(0);

@@ -99,7 +99,7 @@ function fieldsOf(card: ApprovalCard): APIEmbedField[] {
   if (card.status === 'published') {
     add(
       'On TikTok',
-      card.releaseUrl ? `[View on TikTok](${card.releaseUrl})` : 'TikTok has not released the link yet.',
+      card.releaseUrl ? `[${card.releaseLabel}](${card.releaseUrl})` : 'TikTok has not released the link yet.',
     );
   }
   if (card.status === 'failed' && card.errorText) add('Error', `⚠️ ${escapeMarkdown(card.errorText)}`);

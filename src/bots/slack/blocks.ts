@@ -48,7 +48,7 @@ function outcomeLines(card: ApprovalCard): string[] {
   if (card.status === 'published')
     lines.push(
       card.releaseUrl
-        ? `:white_check_mark: <${card.releaseUrl}|View on TikTok>`
+        ? `:white_check_mark: <${card.releaseUrl}|${escape(card.releaseLabel)}>`
         : ':white_check_mark: Published; TikTok has not released the link yet.',
     );
   if (card.status === 'failed' && card.errorText) lines.push(`:warning: ${escape(card.errorText)}`);

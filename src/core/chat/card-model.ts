@@ -1,6 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { publicUrlOf } from '../media/view.js';
+import { releaseLinkLabel } from '../publishing/release-url.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { ChatCardDoc } from './documents.js';
 import type { ApprovalCard, CardStatus } from './gateway.js';
@@ -48,6 +49,7 @@ export async function buildCard(
     musicNote: musicNote(kind, post.settings.auto_add_music === true),
     scheduledFor: post.state === 'QUEUE' ? post.scheduledFor : null,
     releaseUrl: post.releaseUrl,
+    releaseLabel: releaseLinkLabel(deps.tiktok.config.emulator === true),
     errorText: post.errorText,
     history,
   };
@@ -100,5 +102,6 @@ const EMPTY: Omit<ApprovalCard, 'postId' | 'status' | 'author' | 'history'> = {
   musicNote: '',
   scheduledFor: null,
   releaseUrl: null,
+  releaseLabel: releaseLinkLabel(false),
   errorText: null,
 };

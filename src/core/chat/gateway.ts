@@ -32,6 +32,8 @@ export interface ApprovalCard {
   musicNote: string;
   scheduledFor: Date | null;
   releaseUrl: string | null;
+  /** The words of the link to `releaseUrl` (it opens the emulator's page in emulator mode). */
+  releaseLabel: string;
   errorText: string | null;
   /** What people did on it, oldest first; each adapter mentions the person its own way. */
   history: CardHistoryLine[];

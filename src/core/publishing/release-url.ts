@@ -12,6 +12,11 @@ export function postPagesBaseUrl(config: TikTokClientConfig): string {
   return config.emulator ? config.authBaseUrl : TIKTOK_WEB;
 }
 
+/** The words of a link to a published post: the emulator's page is not TikTok, and says so. */
+export function releaseLinkLabel(emulator: boolean): string {
+  return emulator ? 'View in the TikTok emulator' : 'View on TikTok';
+}
+
 /**
  * The public URL of a TikTok post (contract 6): `/@handle/video/{id}` or `/@handle/photo/{id}`; without an id
  * (withheld by moderation) the profile. Null when the account's handle is unknown.

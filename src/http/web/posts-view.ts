@@ -1,4 +1,5 @@
 import type { PostView } from '../../core/posts/view.js';
+import { releaseLinkLabel } from '../../core/publishing/release-url.js';
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, raw, type SafeHtml } from './html.js';
 import { calendarHref, dayKey, type Calendar, type CalendarMode } from './posts-calendar.js';
@@ -188,7 +189,7 @@ function stateText(view: PostsView, post: PostView, mode: CalendarMode): SafeHtm
       // plain http on this machine); anything else is not offered as a link.
       const schemes = view.emulator ? ['https://', 'http://'] : ['https://'];
       const url = schemes.some((scheme) => post.releaseUrl?.startsWith(scheme)) ? post.releaseUrl : null;
-      const label = view.emulator ? 'View in the TikTok emulator' : 'View on TikTok';
+      const label = releaseLinkLabel(view.emulator);
       return url
         ? markup`<p class="post-state"><a href="${url}" rel="noreferrer noopener">${label}</a></p>`
         : markup`<p class="post-state muted">Published; TikTok has not shared its link yet.</p>`;
