@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, connectRaw, controlCall, startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 import { ANALYTICS_GRANT, publishPost, startMediaHost, type MediaHost } from '../support/tiktok-published.js';
@@ -192,6 +195,35 @@ describe("counts over a post's life", () => {
       await other.emulator.stop();
     }
   });
+
+  it('keep their pins, removals and the post clock across a restart', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tiktok-emu-counts-'));
+    const dataFile = path.join(dir, 'tiktok.json');
+    try {
+      const first = await startTikTokFixture({ ...host.emulatorOptions, dataFile });
+      const me = await connectRaw(first.emulator.url, {}, ANALYTICS_GRANT);
+      const pinned = (await publishPost(first.emulator.url, me.token, host))!;
+      const removed = (await publishPost(first.emulator.url, me.token, host))!;
+      await control('PATCH', `/__control/videos/${pinned}`, { likeCount: 42 }, first.emulator.url);
+      await control('PATCH', `/__control/videos/${removed}`, { removed: true }, first.emulator.url);
+      await control('POST', '/__control/clock', { advanceMs: 48 * HOUR_MS }, first.emulator.url);
+      await first.emulator.stop();
+
+      const second = await startTikTokFixture({ ...host.emulatorOptions, dataFile });
+      try {
+        const base = second.emulator.url;
+        expect(await control('GET', '/__control/clock', undefined, base)).toMatchObject({ offsetMs: 48 * HOUR_MS });
+        const videos = await query(me.token, [pinned, removed], base);
+        expect(videos.map((v) => v.id)).toEqual([pinned]);
+        expect(videos[0]).toMatchObject({ like_count: 42 });
+        expect(videos[0]!.view_count).toBeGreaterThan(0);
+      } finally {
+        await second.emulator.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('refuses to move the post clock backwards', async () => {
     const answer = await controlCall(url, 'POST', '/__control/clock', { advanceMs: -1 });
