@@ -63,7 +63,7 @@ export async function emulateTikTokCommand(flags: {
   }
   process.stdout.write(
     `TikTok emulator listening on ${emulator.url}\n` +
-      `This is a local emulator of TikTok's login and Content Posting API, not TikTok: nothing is posted anywhere.\n` +
+      `This is a local emulator of TikTok's login, Content Posting API and Display API reads, not TikTok: nothing is posted anywhere.\n` +
       `  client key:     ${DEFAULT_EMULATOR_OPTIONS.clientKey}\n` +
       `  client secret:  ${DEFAULT_EMULATOR_OPTIONS.clientSecret}\n` +
       `  redirect URI:   ${redirectUri}\n` +

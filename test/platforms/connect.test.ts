@@ -55,7 +55,14 @@ describe('connecting a TikTok account', () => {
       capabilities: ['video', 'photo', 'draft'],
     });
     expect(platform.metadata).toMatchObject({
-      scopes: ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'],
+      scopes: [
+        'user.info.basic',
+        'user.info.profile',
+        'video.publish',
+        'video.upload',
+        'video.list',
+        'user.info.stats',
+      ],
       missingScopes: [],
       creatorInfo: { nickname: 'Nora Bakes', privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'SELF_ONLY'] },
     });

@@ -81,10 +81,11 @@ function unescape(text: string): string {
   return text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
 }
 
-/** An emulated user connected with every publishing scope, by raw HTTP (consent page, then the token endpoint). */
+/** An emulated user connected with every publishing scope (or `scope`), by raw HTTP (consent page, then the token endpoint). */
 export async function connectRaw(
   emulatorUrl: string,
   fields: Record<string, unknown> = {},
+  scope = 'user.info.basic,video.publish,video.upload',
 ): Promise<{ openId: string; token: string; refreshToken: string }> {
   const created = await controlCall(emulatorUrl, 'POST', '/__control/accounts', fields);
   if (created.status !== 201) throw new Error(`control API answered ${created.status}`);
@@ -92,7 +93,7 @@ export async function connectRaw(
   const authorize = new URL('/v2/auth/authorize/', emulatorUrl);
   authorize.search = new URLSearchParams({
     client_key: 'emulator-client-key',
-    scope: 'user.info.basic,video.publish,video.upload',
+    scope,
     redirect_uri: REDIRECT_URI,
     state: 's',
     response_type: 'code',

@@ -42,7 +42,7 @@ describe('authorize and the consent page', () => {
     expect(url.pathname).toBe('/v2/auth/authorize/');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_key: 'emulator-client-key',
-      scope: 'user.info.basic,user.info.profile,video.publish,video.upload',
+      scope: 'user.info.basic,user.info.profile,video.publish,video.upload,video.list,user.info.stats',
       redirect_uri: REDIRECT_URI,
       state: 'abc',
       response_type: 'code',
@@ -54,7 +54,9 @@ describe('authorize and the consent page', () => {
     const callback = await answerConsent(buildAuthorizeUrl(f.http, { state: 's' }), { openId: account.openId });
     expect(callback.origin + callback.pathname).toBe(REDIRECT_URI);
     expect(callback.searchParams.get('code')).toBeTruthy();
-    expect(callback.searchParams.get('scopes')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
+    expect(callback.searchParams.get('scopes')).toBe(
+      'user.info.basic,user.info.profile,video.publish,video.upload,video.list,user.info.stats',
+    );
     expect(callback.searchParams.get('state')).toBe('s');
   });
 
@@ -95,7 +97,14 @@ describe('token endpoint', () => {
     expect(tokens.openId).toBe(account.openId);
     expect(tokens.accessToken).toMatch(/^act\./);
     expect(tokens.refreshToken).toMatch(/^rft\./);
-    expect(tokens.scopes).toEqual(['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload']);
+    expect(tokens.scopes).toEqual([
+      'user.info.basic',
+      'user.info.profile',
+      'video.publish',
+      'video.upload',
+      'video.list',
+      'user.info.stats',
+    ]);
     // Expires 90 s (expires_in) after the answer came, whenever that was.
     expect(tokens.accessTokenExpiresAt.getTime()).toBeGreaterThanOrEqual(before + 90_000);
     expect(tokens.accessTokenExpiresAt.getTime()).toBeLessThanOrEqual(after + 90_000);

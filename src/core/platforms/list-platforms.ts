@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
+import { platformAnalyticsAccess } from './analytics-access.js';
 import type { PlatformDoc } from './documents.js';
 import type { PlatformSchema } from './schema.js';
 
@@ -33,6 +34,7 @@ export function toPlatform(doc: PlatformDoc): Platform {
     capabilities: doc.capabilities,
     metadata: doc.metadata,
     settings: doc.settings,
+    analytics: platformAnalyticsAccess(doc),
   };
 }
 

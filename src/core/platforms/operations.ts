@@ -8,7 +8,8 @@ import { PostingSchemaBodySchema } from './tiktok-posting-schema.js';
 export const listPlatformsOperation = defineOperation({
   name: 'list_platforms',
   title: 'List platforms',
-  summary: 'List the connected, ready-to-post accounts of this workspace',
+  summary:
+    "List the connected, ready-to-post accounts of this workspace; each says in `analytics` whether its posts' numbers can be read, and if not, that reconnecting the account grants them",
   input: z.object({}),
   output: PlatformListSchema,
   result: 'the platforms',

@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+/** Whether analytics can be read for an account; `reason` and `fix` say what to do when not. */
+export const PlatformAnalyticsSchema = z
+  .object({
+    granted: z.boolean().describe("true when the account's TikTok grant allows reading its posts' and its own numbers"),
+    missingScopes: z.array(z.string()).describe('the TikTok scopes analytics needs that the grant lacks'),
+    reason: z.string().nullable().describe('why analytics cannot be read; null when granted'),
+    fix: z.string().nullable().describe('what grants analytics (reconnecting the account); null when granted'),
+  })
+  .meta({ id: 'PlatformAnalytics' });
+
 /** A connected, ready-to-post account (spec section 2); shared by every adapter. */
 export const PlatformSchema = z
   .object({
@@ -16,6 +26,7 @@ export const PlatformSchema = z
     capabilities: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()),
     settings: z.record(z.string(), z.unknown()),
+    analytics: PlatformAnalyticsSchema,
   })
   .meta({ id: 'Platform' });
 

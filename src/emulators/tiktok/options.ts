@@ -9,6 +9,7 @@ export interface RateLimits {
   inboxInit: number;
   contentInit: number;
   status: number;
+  videoQuery: number;
 }
 
 /** The chunk rules of contract 4.3, in bytes; options so a test can shrink the scale. */
@@ -67,6 +68,8 @@ export interface EmulatorOptions {
   maxPhotoBytes: number;
   /** Largest video (4 GB, read as GiB). */
   maxVideoBytes: number;
+  /** The seed of the curve along which published posts' counts grow (contract 8.4): same seed, same numbers. */
+  statsSeed: string;
   /** Where received and pulled media bytes are written while checked; a fresh temp directory when unset. */
   mediaDir?: string;
 }
@@ -85,7 +88,15 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   accessTtlSec: 7200,
   refreshTtlSec: 15_552_000,
   codeTtlSec: 300,
-  rateLimits: { userInfo: 600, creatorInfo: 20, videoInit: 6, inboxInit: 6, contentInit: 6, status: 30 },
+  rateLimits: {
+    userInfo: 600,
+    creatorInfo: 20,
+    videoInit: 6,
+    inboxInit: 6,
+    contentInit: 6,
+    status: 30,
+    videoQuery: 600,
+  },
   invalidParamsCode: 'invalid_params',
   verifiedUrlPrefixes: [],
   allowHttpPullUrls: false,
@@ -98,6 +109,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   chunkRules: { minBytes: 5 * MIB, maxBytes: 64 * MIB, lastMaxBytes: 128 * MIB, maxCount: 1000 },
   maxPhotoBytes: 20 * MIB,
   maxVideoBytes: 4 * 1024 * MIB,
+  statsSeed: 'postdeck',
 };
 
 /** The full options: defaults, then the settings (rate limits and chunk rules merged field by field). */

@@ -10,6 +10,7 @@ import { registerApi } from './api.js';
 import { registerAuthorize } from './authorize.js';
 import { registerControl } from './control.js';
 import { registerControlPosts } from './control-posts.js';
+import { registerControlVideos } from './control-videos.js';
 import { PublishEngine } from './engine.js';
 import { postPages } from './post-pages.js';
 import { apiError } from './envelope.js';
@@ -19,6 +20,7 @@ import { EmulatorState } from './state.js';
 import { registerStatus } from './status.js';
 import { registerToken } from './token.js';
 import { registerUploadHost } from './upload-host.js';
+import { registerVideoQuery } from './video-query.js';
 
 /** A running emulator: its base URL (auth page and API share it), a stop function and its state. */
 export interface RunningTikTokEmulator {
@@ -30,7 +32,7 @@ export interface RunningTikTokEmulator {
 
 /**
  * Starts the local TikTok emulator (contract section 7) on one port; it serves the `www.tiktok.com` consent page
- * and post pages, the `open.tiktokapis.com` API and the upload host, so every base URL points at it. Media bytes being received
+ * and post pages, the `open.tiktokapis.com` API (publishing and the Display API reads) and the upload host, so every base URL points at it. Media bytes being received
  * or checked go to `mediaDir` (a fresh temp directory, removed on stop, when unset).
  */
 export async function startTikTokEmulator(
@@ -47,11 +49,13 @@ export async function startTikTokEmulator(
   registerAuthorize(router, state, options);
   registerToken(router, state, options);
   registerApi(router, state, options);
+  registerVideoQuery(router, state, options);
   registerPublish(router, state, engine, options);
   registerStatus(router, state, engine, options);
   registerUploadHost(router, state, engine, options);
   registerControl(router, state);
   registerControlPosts(router, state, engine);
+  registerControlVideos(router, state, options);
 
   const app = new Koa();
   app.use(async (ctx, next) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { COUNT_NAMES } from './growth.js';
 import { isProcessing, NextPublishSchema, type FailReason, type Publish } from './publish-model.js';
 
 /** The creator-info codes TikTok answers with HTTP 200 when a creator cannot post right now (contract 4.1). */
@@ -14,6 +15,7 @@ export const CANNOT_POST_CODES = [
 export const FAILURE_ENDPOINTS = [
   'user_info',
   'creator_info',
+  'video_query',
   'token',
   'video_init',
   'inbox_init',
@@ -92,6 +94,18 @@ export interface Grant {
   revoked: boolean;
 }
 
+/**
+ * What the control API changed about one published post (contract 8.4): pinned counts (a count set here is
+ * answered as set, whatever the curve says), who can see it now and whether it was removed.
+ */
+export const VideoChangesSchema = z.object({
+  pinned: z.partialRecord(z.enum(COUNT_NAMES), z.number().int().min(0)).default({}),
+  privacyLevel: z.string().nullable().default(null),
+  removed: z.boolean().default(false),
+});
+/** See VideoChangesSchema. */
+export type VideoChanges = z.infer<typeof VideoChangesSchema>;
+
 /** An issued, not yet redeemed authorization code. */
 export interface AuthCode {
   code: string;
@@ -108,6 +122,8 @@ interface Snapshot {
   grants: (Omit<Grant, 'id'> & { id?: string })[];
   publishes?: Publish[];
   initRequests?: Record<string, number>;
+  videoChanges?: Record<string, VideoChanges>;
+  postClockOffsetMs?: number;
 }
 
 /** Everything the emulator remembers; codes stay in memory only (they live for minutes). */
@@ -119,6 +135,10 @@ export class EmulatorState {
   readonly publishes = new Map<string, Publish>();
   /** Init requests per open_id that carried a valid token, whatever the answer. */
   readonly initRequests = new Map<string, number>();
+  /** Control-API changes to published posts, by post id. */
+  readonly videoChanges = new Map<string, VideoChanges>();
+  /** How far the post clock (which ages posts for their counts) runs ahead of real time; only ever grows. */
+  postClockOffsetMs = 0;
   /** Running downloads and uploads, so cancel and revoke can stop them (never persisted). */
   readonly inflight = new Map<string, AbortController>();
   private closed = false;
@@ -129,6 +149,10 @@ export class EmulatorState {
       for (const account of snapshot.accounts) this.accounts.set(account.openId, AccountSchema.parse(account));
       this.grants.push(...snapshot.grants.map((g) => ({ ...g, id: g.id ?? randomBytes(8).toString('hex') })));
       for (const [openId, count] of Object.entries(snapshot.initRequests ?? {})) this.initRequests.set(openId, count);
+      for (const [postId, changes] of Object.entries(snapshot.videoChanges ?? {})) {
+        this.videoChanges.set(postId, VideoChangesSchema.parse(changes));
+      }
+      this.postClockOffsetMs = snapshot.postClockOffsetMs ?? 0;
       for (const publish of snapshot.publishes ?? []) {
         this.publishes.set(publish.publishId, publish);
         // Received bytes do not survive a restart, so a transfer cut by it can never finish: TikTok's retryable
@@ -161,6 +185,16 @@ export class EmulatorState {
       if (publish.grantId === grant.id && isProcessing(publish)) this.settle(publish, 'FAILED', 'auth_removed', false);
     }
     this.save();
+  }
+
+  /** The post clock: real time plus the offset tests move forward (contract 8.4); only post counts read it. */
+  postNow(): number {
+    return Date.now() + this.postClockOffsetMs;
+  }
+
+  /** The completed publish that produced post `postId`, if any. */
+  publishOfPost(postId: string): Publish | undefined {
+    return [...this.publishes.values()].find((p) => p.status === 'PUBLISH_COMPLETE' && p.postIds.includes(postId));
   }
 
   /** Counts an init request of this user. */
@@ -204,6 +238,8 @@ export class EmulatorState {
       grants: this.grants,
       publishes: [...this.publishes.values()],
       initRequests: Object.fromEntries(this.initRequests),
+      videoChanges: Object.fromEntries(this.videoChanges),
+      postClockOffsetMs: this.postClockOffsetMs,
     };
     writeFileSync(`${this.dataFile}.tmp`, JSON.stringify(snapshot, null, 2));
     renameSync(`${this.dataFile}.tmp`, this.dataFile);

@@ -37,8 +37,29 @@ export function platformsView(view: PlatformsView): SafeHtml {
             <p>No TikTok account is connected to this workspace yet.</p>
             ${connectForm(view, 'Connect TikTok', 'primary')}
           </div>`
-        : markup`${accountTable(view)}${connectForm(view, 'Connect TikTok', 'primary')}`
+        : markup`${analyticsNotice(view)}${accountTable(view)}${connectForm(view, 'Connect TikTok', 'primary')}`
     }`;
+}
+
+/** Connected accounts whose TikTok grant does not allow reading their numbers (connected before Postdeck asked). */
+function withoutAnalytics(view: PlatformsView): PlatformOverview[] {
+  return view.accounts.filter((a) => a.state !== 'disconnected' && !a.platform.analytics.granted);
+}
+
+function analyticsNotice(view: PlatformsView): SafeHtml {
+  const count = withoutAnalytics(view).length;
+  if (count === 0) return markup``;
+  return markup`<div class="notice info" role="status">
+    <strong>${count === 1 ? '1 account does' : `${count} accounts do`} not share analytics yet.</strong> Postdeck now asks
+    TikTok for permission to read your posts' views, likes, comments and shares and your followers. Reconnect the
+    account to grant analytics; publishing keeps working meanwhile.
+  </div>`;
+}
+
+function analyticsCell({ platform, state }: PlatformOverview): SafeHtml {
+  if (state === 'disconnected') return markup`<span class="muted">—</span>`;
+  if (platform.analytics.granted) return markup`<span class="badge">Granted</span>`;
+  return markup`<span class="badge off">Not granted</span><br /><span class="muted">Reconnect the account to grant analytics</span>`;
 }
 
 function emulatorBanner(): SafeHtml {
@@ -73,6 +94,7 @@ function accountTable(view: PlatformsView): SafeHtml {
           platform.capabilities.map((c) => CAPABILITY_NAMES[c] ?? c).join(', ') ||
           markup`<span class="muted">None: reconnect and allow posting</span>`,
       },
+      { header: 'Analytics', cell: analyticsCell },
       {
         header: 'Access token until',
         cell: ({ platform, state }) =>
@@ -85,7 +107,8 @@ function accountTable(view: PlatformsView): SafeHtml {
         mutedHeader: true,
         cell: ({ platform, state }) => {
           const name = platform.displayHandle ? `@${platform.displayHandle}` : (platform.displayName ?? platform.id);
-          return markup`${state === 'ready' ? '' : connectForm(view, 'Reconnect', 'secondary small', name)}
+          const reconnect = state !== 'ready' || !platform.analytics.granted;
+          return markup`${reconnect ? connectForm(view, 'Reconnect', 'secondary small', name) : ''}
             ${
               state === 'disconnected'
                 ? ''

@@ -15,10 +15,15 @@ export interface TikTokClientConfig {
   readonly emulator?: boolean;
 }
 
-/** Scopes Postdeck asks for: identity, profile (for the handle), direct post and drafts (contract 1.5). */
+/**
+ * Scopes Postdeck asks for: identity, profile (for the handle), direct post and drafts (contract 1.5), and the
+ * Display API reads behind analytics: a post's numbers and the account's (contract 8).
+ */
 export const DEFAULT_SCOPES: readonly string[] = Object.freeze([
   'user.info.basic',
   'user.info.profile',
   'video.publish',
   'video.upload',
+  'video.list',
+  'user.info.stats',
 ]);

@@ -12,10 +12,12 @@ const realClock: LimiterClock = {
 /**
  * TikTok's documented per-token limits, requests per sliding minute (contract 3). Each init endpoint
  * (video, inbox video, photo content) has its own 6. Cancel's limit is undocumented: it is held to
- * status's 30, which a best-effort call made once per publish never approaches.
+ * status's 30, which a best-effort call made once per publish never approaches. The Display API's
+ * video query has its own 600 (contract 3, 8.1).
  */
 export const TIKTOK_RATE_LIMITS = Object.freeze({
   userInfo: 600,
+  videoQuery: 600,
   creatorInfo: 20,
   publishInit: 6,
   publishStatus: 30,
