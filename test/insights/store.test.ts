@@ -4,7 +4,8 @@ import { listDuePosts } from '../../src/core/insights/due-posts.js';
 import { insightsConsumer } from '../../src/core/insights/open-insight.js';
 import { markUnavailable, recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
 import { LAST_SLOT, slotDueAt } from '../../src/core/insights/schedule.js';
-import { domainEvent } from '../../src/core/events/relay.js';
+import { domainEvent, relayEvents } from '../../src/core/events/relay.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { recordLateRelease } from '../../src/core/publishing/post-outcome.js';
 import { buildPlatform, buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
@@ -66,6 +67,21 @@ describe('the insight record of a published post', () => {
       status: 'collecting',
     });
   });
+
+  it("is made by a running worker's event delivery (the consumer is registered)", async () => {
+    await t.startWorker();
+    const { tenant, platform } = await world();
+    const event = (subjectId: string) =>
+      domainEvent(
+        'post.published',
+        { workspaceId: tenant.workspaceId, subjectId, actor: { type: 'system' } },
+        new Date(),
+      );
+    const post = await buildPost(t.deps, tenant.workspaceId, { platformId: platform._id, state: 'PUBLISHED' });
+    await relayEvents(t.deps, [event(post._id)]);
+    for (let i = 0; i < 600 && !(await t.deps.db.postInsights.findOne({ _id: post._id })); i++) await sleep(100);
+    expect(await t.deps.db.postInsights.findOne({ _id: post._id })).toMatchObject({ status: 'collecting' });
+  }, 90_000);
 
   it("takes TikTok's post id when it is released after moderation", async () => {
     const { tenant, platform } = await world();
