@@ -6,7 +6,9 @@ import { markUnavailable, recordPostSnapshot } from '../../src/core/insights/rec
 import { LAST_SLOT, slotDueAt } from '../../src/core/insights/schedule.js';
 import { domainEvent, relayEvents } from '../../src/core/events/relay.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { deletePostGroup } from '../../src/core/posts/delete-post.js';
 import { recordLateRelease } from '../../src/core/publishing/post-outcome.js';
+import { systemScope } from '../platforms/support.js';
 import { buildPlatform, buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
 import { buildPost } from '../support/posts.js';
@@ -43,6 +45,9 @@ describe('the insight record of a published post', () => {
     // A video, or images not composited here, have no hook.
     const plain = await publishPost(t.deps, tenant, platform._id);
     expect((await t.deps.db.postInsights.findOne({ _id: plain._id }))!.hook).toBeNull();
+    // The hook is the slide viewers see first, in the post's order.
+    const reordered = await publishPost(t.deps, tenant, platform._id, { mediaIds: [...mediaIds].reverse() });
+    expect((await t.deps.db.postInsights.findOne({ _id: reordered._id }))!.hook?.text).toBe('The second slide');
   });
 
   it('is made by the published event when the direct write never happened, and only once', async () => {
@@ -190,6 +195,18 @@ describe('recording snapshots', () => {
       second._id,
       first._id,
     ]);
+  });
+
+  it('deletes a post’s record and snapshots with the post', async () => {
+    const { tenant, platform } = await world();
+    const post = await publishPost(t.deps, tenant, platform._id);
+    const kept = await publishPost(t.deps, tenant, platform._id);
+    await recordPostSnapshot(t.deps, post._id, counts(3), new Date());
+    await recordPostSnapshot(t.deps, kept._id, counts(4), new Date());
+    await deletePostGroup(t.deps, systemScope(tenant), post._id);
+    expect(await t.deps.db.postInsights.findOne({ _id: post._id })).toBeNull();
+    expect(await t.deps.db.postSnapshots.countDocuments({ postId: post._id })).toBe(0);
+    expect(await t.deps.db.postSnapshots.countDocuments({ postId: kept._id })).toBe(1);
   });
 
   it("records an account's totals at most once an hour", async () => {

@@ -39,15 +39,16 @@ export async function openPostInsight(deps: CoreDeps, post: PostDoc, publishedAt
 }
 
 /**
- * A carousel's hook: the caption baked on its first image, when that image is a composite made here
- * (POST /slides/composite or a generation job store it). A video, or images composited elsewhere, have none.
+ * A carousel's hook: the caption baked on its first image, the one viewers see first, when that image
+ * is a composite made here (POST /slides/composite or a generation job store it); usually slide 0's,
+ * but the post's order counts. A video, or images composited elsewhere, have none.
  */
 async function hookOf(deps: CoreDeps, post: PostDoc): Promise<HookDoc | null> {
   const firstId = post.mediaIds[0];
   if (firstId === undefined) return null;
   const media = await deps.db.media.findOne({ _id: firstId, workspaceId: post.workspaceId });
   const caption = media?.mediaType === 'image' ? media.caption : undefined;
-  if (!caption || caption.index !== 0) return null;
+  if (!caption) return null;
   return { text: caption.text, textStyleId: caption.textStyleId, language: caption.language };
 }
 
