@@ -17,6 +17,7 @@ import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
 import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
 import { defineHousekeepingJob, HOUSEKEEPING_EVERY_MS } from '../core/jobs/housekeeping.js';
+import { insightsConsumer } from '../core/insights/open-insight.js';
 import { generateSlideshowDefinition } from '../core/slides/generation/job.js';
 
 /**
@@ -47,7 +48,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   pollStatusJob,
   sweepPostsJob,
   generateSlideshowDefinition,
-  eventDeliveryJob([chatApprovalsConsumer]),
+  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer]),
   chatLoginJob,
   housekeepingJob,
 ];

@@ -78,6 +78,14 @@ describe('slideshow generation', () => {
     expect(post?.mediaIds).toHaveLength(6);
     const doc = await stack.t.deps.db.generationJobs.findOne({ _id: job.id });
     expect(post?.mediaIds).toEqual(doc?.slides.map((slide) => slide.compositeMediaId));
+    // Each composite keeps the caption it was drawn with: slide 0's is the hook insights rank.
+    const hook = media.find((each) => each._id === post?.mediaIds[0]);
+    expect(hook?.caption).toEqual({
+      index: 0,
+      text: doc?.slides[0]?.caption,
+      textStyleId: doc?.request.textStyleId,
+      language: doc?.request.language,
+    });
     const used = await usage(tenant.apiKey);
     expect(used.captionCredits?.used).toBe(1);
     expect(used.imageCredits?.used).toBe(6);

@@ -10,6 +10,7 @@ import type {
 } from '../chat/documents.js';
 import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../device/documents.js';
 import type { IdempotencyDoc } from '../idempotency/documents.js';
+import type { AccountSnapshotDoc, PostInsightDoc, PostSnapshotDoc } from '../insights/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
 import type { EventReceiptDoc, OutboxDoc, RelayMarkDoc } from '../events/documents.js';
 import type { DueTaskDoc, PeriodicRunDoc } from '../jobs/documents.js';
@@ -80,6 +81,9 @@ export interface Collections {
   chatCards: Collection<ChatCardDoc>;
   chatDeliveries: Collection<ChatDeliveryDoc>;
   chatInstallations: Collection<ChatInstallationDoc>;
+  postInsights: Collection<PostInsightDoc>;
+  postSnapshots: Collection<PostSnapshotDoc>;
+  accountSnapshots: Collection<AccountSnapshotDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -150,6 +154,13 @@ const INDEXES: IndexTable = {
   chatCards: [{ key: { postId: 1 } }],
   chatDeliveries: [{ key: { expiresAt: 1 } }],
   chatInstallations: [],
+  // Found by `_id` (the post's id) when one post is read or recorded; these serve the collector's
+  // due query per account and the workspace's lists (scanned on FerretDB, used by MongoDB).
+  postInsights: [{ key: { platformId: 1, status: 1, nextDueAt: 1 } }, { key: { workspaceId: 1, publishedAt: -1 } }],
+  // Written by `_id` (`<postId>#<slot>`: a slot is stored once); read as one post's series.
+  postSnapshots: [{ key: { postId: 1, slot: 1 } }],
+  // Written by `_id` (`<platformId>#<hour>`); read as one account's series.
+  accountSnapshots: [{ key: { platformId: 1, takenAt: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -197,6 +208,9 @@ const NAMES: { [K in keyof Collections]: string } = {
   chatCards: 'chat_cards',
   chatDeliveries: 'chat_deliveries',
   chatInstallations: 'chat_installations',
+  postInsights: 'post_insights',
+  postSnapshots: 'post_snapshots',
+  accountSnapshots: 'account_snapshots',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -30,6 +30,20 @@ export interface MediaDoc {
   preview: { storageKey: string; mimeType: string; size: number; sha256: string } | null;
   finalizedAt: Date | null;
   createdAt: Date;
+  /**
+   * A composite's baked caption, kept so a published carousel's hook (its slide 0 caption) can be
+   * ranked by what the post did (src/core/insights). Absent on uploads, AI images and older composites.
+   */
+  caption?: MediaCaptionDoc;
+}
+
+/** The caption a composite slide was drawn with, as written or generated. */
+export interface MediaCaptionDoc {
+  /** The slide's index in its carousel (0 is the hook). */
+  index: number;
+  text: string;
+  textStyleId: string;
+  language: string;
 }
 
 /** Which derived copies of a media object exist (one per purpose). */

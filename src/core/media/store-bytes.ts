@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaSource } from './documents.js';
+import type { MediaCaptionDoc, MediaSource } from './documents.js';
 import { ingestUpload } from './ingest.js';
 import { createUploadedMedia } from './upload-media.js';
 import type { Media } from './view.js';
@@ -10,10 +10,11 @@ export async function storeMediaBytes(
   deps: CoreDeps,
   scope: Scope,
   bytes: Buffer,
-  options: { source: Exclude<MediaSource, 'upload'>; fileName: string },
+  options: { source: Exclude<MediaSource, 'upload'>; fileName: string; caption?: MediaCaptionDoc },
 ): Promise<Media> {
   const file = await ingestUpload(deps.media, Readable.from([bytes]));
-  return createUploadedMedia(deps, deps.media, scope, file, { fileName: options.fileName }, options.source);
+  const fields = { fileName: options.fileName };
+  return createUploadedMedia(deps, deps.media, scope, file, fields, options.source, options.caption);
 }
 
 /** The stored bytes of a media object, whole (images only: they are a few MB at most). */

@@ -1,4 +1,5 @@
 import { creditOperations } from '../credits/operations.js';
+import { insightOperations } from '../insights/operations.js';
 import { mediaFolderOperations } from '../media/folder-operations.js';
 import { mediaOperations } from '../media/operations.js';
 import { platformOperations } from '../platforms/operations.js';
@@ -14,4 +15,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...postOperations,
   ...slideOperations,
   ...creditOperations,
+  ...insightOperations,
 ];

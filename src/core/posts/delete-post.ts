@@ -1,13 +1,14 @@
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
 import { AppError } from '../errors.js';
+import { forgetPostInsights } from '../insights/forget.js';
 import { findWorkspacePost, loadGroup } from './find-post.js';
 import { refundPostCap } from './post-cap.js';
 import { withPostLeases } from './post-lease.js';
 
 /**
- * Delete a post: the whole group with its attempt history (our records only: a post already
- * on TikTok stays there). Refused with 409 while any of it is being published. A queued root that
+ * Delete a post: the whole group with its attempt history and insights (our records only: a post
+ * already on TikTok stays there). Refused with 409 while any of it is being published. A queued root that
  * TikTok certainly never got (no attempt, or only attempts that created nothing) gets its cap unit back.
  */
 export async function deletePostGroup(
@@ -37,6 +38,7 @@ export async function deletePostGroup(
     const allIds = all.map((each) => each._id);
     await deps.db.posts.deleteMany({ _id: { $in: allIds }, workspaceId: scope.workspaceId });
     await deps.db.publishAttempts.deleteMany({ postId: { $in: allIds } });
+    await forgetPostInsights(deps, scope.workspaceId, allIds);
     if (refund) await refundPostCap(deps, group.root);
   });
 }

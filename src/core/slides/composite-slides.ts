@@ -26,10 +26,11 @@ export async function compositeSlides(deps: CoreDeps, scope: Scope, input: Compo
     while (next < slides.length) {
       const slide = slides[next++] as (typeof slides)[number];
       const source = sources.get(slide.mediaId) as MediaDoc;
+      const textStyleId = slide.textStyleId ?? settings.defaultTextStyle;
       const rendered = await renderSlide({
         image: await readMediaBytes(deps, source.storageKey),
         caption: slide.caption,
-        textStyleId: slide.textStyleId ?? settings.defaultTextStyle,
+        textStyleId,
         captionSize: slide.captionSize ?? settings.defaultCaptionSize,
         textEffect: slide.textEffect ?? 'outline',
         role: slide.index === 0 ? 'hook' : 'body',
@@ -38,6 +39,7 @@ export async function compositeSlides(deps: CoreDeps, scope: Scope, input: Compo
       const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
         source: 'composite',
         fileName: `slide-${slide.index + 1}.jpg`,
+        caption: { index: slide.index, text: slide.caption, textStyleId, language: settings.defaultLanguage },
       });
       made.push({ index: slide.index, mediaId: media.id, publicUrl: media.publicUrl, previewUrl: media.previewUrl });
       for (const warning of rendered.warnings) warnings.push({ index: slide.index, ...toWarning(warning) });

@@ -23,6 +23,12 @@ import {
 } from '../../core/posts/operations.js';
 import { getUsageOperation } from '../../core/credits/operations.js';
 import {
+  getAccountMetricsOperation,
+  getPostMetricsOperation,
+  listPostMetricsOperation,
+  listTopHooksOperation,
+} from '../../core/insights/operations.js';
+import {
   generateCaptionsOperation,
   compositeSlidesOperation,
   generateSlideshowOperation,
@@ -132,4 +138,26 @@ export const REST_ROUTES: readonly RestRoute[] = [
   }),
   bindRest(getGenerationJobOperation, { method: 'get', path: '/slides/generate/:id', status: 200, tag: 'Slides' }),
   bindRest(getUsageOperation, { method: 'get', path: '/usage', status: 200, tag: 'Usage' }),
+  bindRest(getPostMetricsOperation, { method: 'get', path: '/posts/:id/metrics', status: 200, tag: 'Analytics' }),
+  bindRest(listPostMetricsOperation, {
+    method: 'get',
+    path: '/analytics/posts',
+    status: 200,
+    tag: 'Analytics',
+    query: ['startDate', 'endDate', 'platformId', 'sortBy', 'limit', 'cursor'],
+  }),
+  bindRest(listTopHooksOperation, {
+    method: 'get',
+    path: '/analytics/hooks',
+    status: 200,
+    tag: 'Analytics',
+    query: ['platformId', 'language', 'limit'],
+  }),
+  bindRest(getAccountMetricsOperation, {
+    method: 'get',
+    path: '/analytics/accounts/:id',
+    status: 200,
+    tag: 'Analytics',
+    query: ['startDate', 'endDate'],
+  }),
 ];

@@ -123,6 +123,12 @@ async function finishSlide(
     const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
       source: 'composite',
       fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,
+      caption: {
+        index: slide.index,
+        text: slide.caption,
+        textStyleId: caption.textStyleId,
+        language: job.request.language,
+      },
     });
     return { media, warnings: rendered.warnings };
   };

@@ -1,0 +1,72 @@
+import type { CoreDeps } from '../context.js';
+import type { EventConsumer } from '../events/deliver.js';
+import { isDuplicateKeyError } from '../errors.js';
+import type { PostDoc } from '../posts/documents.js';
+import type { HookDoc, PostInsightDoc } from './documents.js';
+import { slotDueAt } from './schedule.js';
+
+/**
+ * Starts a published root post's insights: its record, due for the first snapshot at once. Idempotent
+ * (the record's `_id` is the post's), so both callers may make it: markPublished right after the
+ * change, and the `post.published` event's consumer, which a crash cannot lose (the event is stored
+ * with the change and relayed at least once).
+ */
+export async function openPostInsight(deps: CoreDeps, post: PostDoc, publishedAt: Date): Promise<void> {
+  if (post.parentPostId !== null) return;
+  const now = deps.now();
+  const doc: PostInsightDoc = {
+    _id: post._id,
+    workspaceId: post.workspaceId,
+    platformId: post.platformId,
+    releaseId: post.releaseId,
+    publishedAt,
+    status: 'collecting',
+    unavailableReason: null,
+    nextSlot: 0,
+    nextDueAt: slotDueAt(publishedAt, 0),
+    latest: null,
+    rankingViews: null,
+    snapshotCount: 0,
+    hook: await hookOf(deps, post),
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.db.postInsights.insertOne(doc);
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
+
+/**
+ * A carousel's hook: the caption baked on its first image, the one viewers see first, when that image
+ * is a composite made here (POST /slides/composite or a generation job store it); usually slide 0's,
+ * but the post's order counts. A video, or images composited elsewhere, have none.
+ */
+async function hookOf(deps: CoreDeps, post: PostDoc): Promise<HookDoc | null> {
+  const firstId = post.mediaIds[0];
+  if (firstId === undefined) return null;
+  const media = await deps.db.media.findOne({ _id: firstId, workspaceId: post.workspaceId });
+  const caption = media?.mediaType === 'image' ? media.caption : undefined;
+  if (!caption) return null;
+  return { text: caption.text, textStyleId: caption.textStyleId, language: caption.language };
+}
+
+/** Makes the record of every published root post from its event, whatever happened to the direct write. */
+export const insightsConsumer: EventConsumer = {
+  name: 'insights',
+  async handle(deps, event) {
+    if (event.type !== 'post.published') return;
+    const post = await deps.db.posts.findOne({ _id: event.subjectId });
+    if (!post || post.state !== 'PUBLISHED' || post.workspaceId !== event.workspaceId) return;
+    await openPostInsight(deps, post, event.at);
+  },
+};
+
+/** Gives a record TikTok's post id once it is released after moderation (recordLateRelease's follow-up). */
+export async function recordInsightRelease(deps: CoreDeps, postId: string, releaseId: string): Promise<void> {
+  await deps.db.postInsights.updateOne(
+    { _id: postId, releaseId: null },
+    { $set: { releaseId, updatedAt: deps.now() } },
+  );
+}

@@ -1,0 +1,53 @@
+import type { CoreDeps } from '../../src/core/context.js';
+import type { PostDoc } from '../../src/core/posts/documents.js';
+import { markPublished } from '../../src/core/publishing/post-outcome.js';
+import { buildPost } from '../support/posts.js';
+import type { TestServer } from '../support/http.js';
+import { makeJpeg, upload } from '../support/media.js';
+import { call } from '../support/posts.js';
+
+/**
+ * A root post published the way the engine publishes it: PUBLISHING (as its attempt left it), then
+ * `markPublished` with TikTok's post id.
+ */
+export async function publishPost(
+  deps: CoreDeps,
+  tenant: { workspaceId: string; accountId: string },
+  platformId: string,
+  options: { mediaIds?: string[]; releaseId?: string | null } = {},
+): Promise<PostDoc> {
+  const post = await buildPost(deps, tenant.workspaceId, {
+    accountId: tenant.accountId,
+    platformId,
+    state: 'PUBLISHING',
+    mediaIds: options.mediaIds ?? [],
+  });
+  const releaseId = options.releaseId === undefined ? `v_${post._id.slice(0, 8)}` : options.releaseId;
+  const published = await markPublished(deps, post, { releaseId, releaseUrl: null });
+  if (!published) throw new Error('the post was not PUBLISHING');
+  return (await deps.db.posts.findOne({ _id: post._id })) as PostDoc;
+}
+
+/** A carousel's slides composited over REST with `hook` on slide 0: their media ids, slide order. */
+export async function compositeCarousel(
+  server: TestServer,
+  apiKey: string,
+  hook: string,
+  textStyleId?: string,
+): Promise<string[]> {
+  const response = await upload(server, apiKey, { bytes: await makeJpeg(540, 960), name: 'p.jpg', type: 'image/jpeg' });
+  const mediaId = String(((await response.json()) as { id: string }).id);
+  const answer = await call(server, apiKey, 'POST', '/slides/composite', {
+    slides: [
+      { index: 0, mediaId, caption: hook, ...(textStyleId ? { textStyleId } : {}) },
+      { index: 1, mediaId, caption: 'The second slide' },
+    ],
+  });
+  if (answer.status !== 201) throw new Error(`composite failed: ${answer.text}`);
+  return (answer.body.slides as { mediaId: string }[]).map((slide) => slide.mediaId);
+}
+
+/** Counts for a snapshot. */
+export function counts(views: number, likes = 0, comments = 0, shares = 0) {
+  return { views, likes, comments, shares };
+}
