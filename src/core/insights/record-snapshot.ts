@@ -22,7 +22,8 @@ export interface SnapshotOutcome {
  * Records a post's counts taken at `takenAt` in the slot then current (src/core/insights/schedule.ts)
  * and moves its schedule on. Idempotent: the snapshot's `_id` is `<post>#<slot>`, so the same slot
  * written twice (a retry, a worker resumed after SIGKILL between the two writes) keeps one document,
- * and the record's move is conditional on the slot it expects, so it happens once.
+ * and the record's move is conditional on the slot it expects, so it happens once. One collector
+ * per account at a time is the collection job's to ensure; a second one only ever loses a move.
  */
 export async function recordPostSnapshot(
   deps: CoreDeps,
