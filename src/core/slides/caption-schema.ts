@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireVisible } from '../operations/visible-text.js';
-import { HookExamplesSchema, UseTopHooksSchema } from './hook-examples.js';
+import { HookExamplesSchema, UseTopHooksSchema } from './hook-examples-schema.js';
 import { LanguageSchema } from './languages.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from './slide-length.js';
 import { strictSlidesInput } from './workspace-input.js';

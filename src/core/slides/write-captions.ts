@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hasVisibleCharacter } from '../operations/visible-text.js';
 import type { AiProvider } from '../providers/openai/provider.js';
 import type { WrittenCaptions } from './caption-schema.js';
-import type { ExampleHook } from './hook-examples.js';
+import type { ExampleHook } from './hook-examples-schema.js';
 import { languageName } from './languages.js';
 import { captionWidth, MAX_CAPTION_CHARS, SLIDE_LENGTH_LIMITS, type SlideLength } from './slide-length.js';
 

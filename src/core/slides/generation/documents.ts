@@ -4,7 +4,7 @@ import type { SpendDoc } from '../../db/primitive-documents.js';
 import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
 import type { SlideLength } from '../slide-length.js';
 import type { Warning } from '../composite-schema.js';
-import type { HookExamples } from '../hook-examples.js';
+import type { HookExamples } from '../hook-examples-schema.js';
 
 // Stored documents of slideshow generation. Ids are UUID strings kept in `_id`.
 

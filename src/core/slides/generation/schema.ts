@@ -9,7 +9,7 @@ import {
 } from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
 import { SlideWarningSchema, UNIQUE_INDEXES } from '../composite-schema.js';
-import { HookExamplesSchema, UseTopHooksSchema } from '../hook-examples.js';
+import { HookExamplesSchema, UseTopHooksSchema } from '../hook-examples-schema.js';
 import { LanguageSchema } from '../languages.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from '../render/index.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from '../slide-length.js';
