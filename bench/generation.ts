@@ -47,6 +47,7 @@ async function idealCalls(core: Core, slides: number): Promise<void> {
     imagePrompts: true,
     systemPrompt: '',
     knowledgeBase: '',
+    exampleHooks: [],
   });
   for (let done = 0; done < slides; done += CONCURRENCY) {
     const round = Math.min(CONCURRENCY, slides - done);

@@ -19,7 +19,8 @@ const SCHEMA_URI = /^postdeck:\/\/platforms\/([^/]+)\/schema$/;
 
 /**
  * What an agent may read without calling a tool: the workspace's AI defaults (language, slide
- * length, text style, caption size; the system prompt and knowledge base apply on their own) and
+ * length, text style, caption size, whether captions learn from top hooks; the system prompt and
+ * knowledge base apply on their own) and
  * each connected platform's posting schema, from TikTok's creator info like get_platform_schema.
  */
 export function registerResources(server: Server, deps: CoreDeps, scope: Scope, logger: Logger): void {
@@ -31,7 +32,8 @@ export function registerResources(server: Server, deps: CoreDeps, scope: Scope, 
           uri: AI_SETTINGS_URI,
           name: 'ai-settings',
           title: "The workspace's AI defaults",
-          description: 'Default language, slide length, text style and caption size used when a call leaves them out',
+          description:
+            'Default language, slide length, text style, caption size and useTopHooks (defaultUseTopHooks) used when a call leaves them out',
           mimeType: 'application/json',
         },
         ...platforms.map((platform) => ({

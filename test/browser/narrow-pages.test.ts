@@ -48,6 +48,7 @@ describe('the account pages at 390 and 1280 px', () => {
       for (const [pathname, button] of [
         ['/keys', 'Revoke'],
         ['/platforms', 'Disconnect'],
+        ['/settings', 'Save settings'],
       ] as const) {
         await page.goto(`${server.url}${pathname}`);
         const buttons = page.getByRole('button', { name: button });

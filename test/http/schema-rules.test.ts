@@ -55,7 +55,7 @@ describe('rules across fields are stated where the request is described', () => 
           expect.objectContaining({ oneOf: [{ required: ['topic'] }, { required: ['slides'] }] }),
           expect.objectContaining({
             if: { required: ['slides'] },
-            then: { properties: { slideCount: false, slideLength: false } },
+            then: { properties: { slideCount: false, slideLength: false, useTopHooks: false } },
           }),
           {
             if: { properties: { mode: { const: 'schedule' } }, required: ['mode'] },

@@ -303,7 +303,7 @@ describe('the MCP endpoint', () => {
     ]);
     const read = await client.readResource({ uri: 'postdeck://workspace/ai-settings' });
     const defaults = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown>;
-    expect(defaults).toMatchObject({ defaultLanguage: 'en', defaultSlideLength: 'medium' });
+    expect(defaults).toMatchObject({ defaultLanguage: 'en', defaultSlideLength: 'medium', defaultUseTopHooks: false });
     expect(defaults).not.toHaveProperty('systemPrompt');
     await expect(client.readResource({ uri: 'postdeck://nothing/here' })).rejects.toMatchObject({ code: -32002 });
     await expect(

@@ -17,6 +17,7 @@ const valid = {
   defaultSlideLength: 'long',
   defaultTextStyle: 'league-spartan',
   defaultCaptionSize: 'large',
+  defaultUseTopHooks: 'on',
 };
 
 beforeAll(async () => {
@@ -39,12 +40,14 @@ describe('the AI settings page', () => {
       ['defaultSlideLength', 'Default slide length'],
       ['defaultTextStyle', 'Default text style'],
       ['defaultCaptionSize', 'Default caption size'],
+      ['defaultUseTopHooks', 'Learn from top hooks'],
     ]) {
       expect(page.text).toContain(`<label for="f-${name}">${label}</label>`);
       expect(page.text).toContain(`id="f-${name}" name="${name}"`);
     }
     expect(page.text).toContain('<option value="medium" selected>Medium</option>');
     expect(page.text).toContain('<option value="primary-sans" selected>Primary sans</option>');
+    expect(page.text).toContain('<option value="off" selected>Off</option>');
     expect(page.text).toContain('Save settings');
   });
 
@@ -67,12 +70,14 @@ describe('the AI settings page', () => {
       ...valid,
       systemPrompt: 'Write like a friendly barista.\nNever use hashtags.',
       defaultLanguage: 'pt-BR',
+      defaultUseTopHooks: true,
     });
     const page = await browser.get(saved.location!);
     expect(page.text).toContain('The AI settings were saved.');
     expect(decodeEntities(page.text)).toContain('We roast beans in Hanoi. "Đà Lạt" blend <b>.');
     expect(page.text).not.toContain('<b>.');
     expect(page.text).toContain('<option value="league-spartan" selected>League Spartan</option>');
+    expect(page.text).toContain('<option value="on" selected>On</option>');
   });
 
   it('re-renders the form with each problem beside its field and keeps what was typed', async () => {
@@ -87,13 +92,15 @@ describe('the AI settings page', () => {
       defaultLanguage: 'english please',
       defaultSlideLength: 'huge',
       defaultTextStyle: 'comic-sans',
+      defaultUseTopHooks: 'always',
     });
     expect(page.status).toBe(400);
-    expect(page.text).toMatch(/role="alert" aria-live="assertive">4 settings need attention/);
+    expect(page.text).toMatch(/role="alert" aria-live="assertive">5 settings need attention/);
     expect(page.text).toMatch(/id="f-systemPrompt-error">Must be at most 8000 characters/);
     expect(page.text).toMatch(/id="f-defaultLanguage-error">Must be a language code/);
     expect(page.text).toMatch(/id="f-defaultSlideLength-error">Must be short, medium or long/);
     expect(page.text).toContain('id="f-defaultTextStyle-error"');
+    expect(page.text).toMatch(/id="f-defaultUseTopHooks-error">Must be on or off/);
     expect(page.text).not.toContain('id="f-defaultCaptionSize-error"');
     expect(page.text).toContain('value="english please"');
     expect(await getAiSettings(t.deps, owner.scope)).toEqual(before);

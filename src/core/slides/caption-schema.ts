@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireVisible } from '../operations/visible-text.js';
+import { HookExamplesSchema, UseTopHooksSchema } from './hook-examples-schema.js';
 import { LanguageSchema } from './languages.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from './slide-length.js';
 import { strictSlidesInput } from './workspace-input.js';
@@ -21,6 +22,7 @@ export const CaptionInputSchema = strictSlidesInput({
     "short, medium or long; omitted: the workspace's default, else medium",
   ),
   imagePrompt: z.boolean().default(false).describe('when true, every slide also carries a self-contained imagePrompt'),
+  useTopHooks: UseTopHooksSchema,
 });
 export type CaptionInput = z.output<typeof CaptionInputSchema>;
 
@@ -40,6 +42,11 @@ export const CaptionResultSchema = z
   .object({
     caption: z.string().describe('the overall post caption'),
     slides: z.array(SlideCaptionSchema).describe('one entry per slide, in order; index 0 is the hook'),
+    hookExamples: HookExamplesSchema.describe(
+      "the workspace's top hooks the model was shown as examples, or, when asked for and there were none, why",
+    ),
   })
   .meta({ id: 'SlideCaptions' });
 export type CaptionResult = z.infer<typeof CaptionResultSchema>;
+/** What the model wrote: the answer without the examples it was shown. */
+export type WrittenCaptions = Omit<CaptionResult, 'hookExamples'>;

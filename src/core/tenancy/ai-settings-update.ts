@@ -21,6 +21,7 @@ export const FIRST_CLASS_LANGUAGES = Object.freeze([
 export const SLIDE_LENGTHS = Object.freeze(['short', 'medium', 'long'] as const);
 export const TEXT_STYLES = Object.freeze(['primary-sans', 'anton', 'montserrat', 'poppins', 'league-spartan'] as const);
 export const CAPTION_SIZES = Object.freeze(['small', 'medium', 'large'] as const);
+export const TOP_HOOKS_CHOICES = Object.freeze(['off', 'on'] as const);
 
 /** Generous bounds: both go into every AI prompt, so they must stay within a model's context. */
 export const SYSTEM_PROMPT_MAX = 8_000;
@@ -47,6 +48,11 @@ export const AiSettingsInputSchema = z.object({
   defaultSlideLength: z.enum(SLIDE_LENGTHS, { message: 'must be short, medium or long' }),
   defaultTextStyle: z.enum(TEXT_STYLES, { message: `must be one of ${TEXT_STYLES.join(', ')}` }),
   defaultCaptionSize: z.enum(CAPTION_SIZES, { message: 'must be small, medium or large' }),
+  // On or off as a form's select sends it; a client that predates the setting leaves it off.
+  defaultUseTopHooks: z
+    .enum(TOP_HOOKS_CHOICES, { message: 'must be on or off' })
+    .default('off')
+    .transform((choice) => choice === 'on'),
 });
 export type AiSettingsInput = z.infer<typeof AiSettingsInputSchema>;
 
@@ -73,6 +79,7 @@ export async function updateAiSettings(deps: CoreDeps, scope: Scope, input: AiSe
     defaultSlideLength: input.defaultSlideLength,
     defaultTextStyle: input.defaultTextStyle,
     defaultCaptionSize: input.defaultCaptionSize,
+    defaultUseTopHooks: input.defaultUseTopHooks,
   };
   const result = await deps.db.workspaces.updateOne(
     { _id: scope.workspaceId },

@@ -8,4 +8,5 @@ export const DEFAULT_AI_SETTINGS: AiSettings = Object.freeze({
   defaultSlideLength: 'medium',
   defaultTextStyle: 'primary-sans',
   defaultCaptionSize: 'medium',
+  defaultUseTopHooks: false,
 });

@@ -8,6 +8,8 @@ export interface AiSettings {
   defaultSlideLength: 'short' | 'medium' | 'long';
   defaultTextStyle: 'primary-sans' | 'anton' | 'montserrat' | 'poppins' | 'league-spartan';
   defaultCaptionSize: 'small' | 'medium' | 'large';
+  /** Whether captions learn from the workspace's top hooks when a request does not say. */
+  defaultUseTopHooks: boolean;
 }
 
 /** The owner of workspaces; holds the plan and therefore the credit pools. */

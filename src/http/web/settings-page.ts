@@ -10,6 +10,7 @@ import {
   SLIDE_LENGTHS,
   SYSTEM_PROMPT_MAX,
   TEXT_STYLES,
+  TOP_HOOKS_CHOICES,
   getAiSettings,
   updateAiSettings,
 } from '../../core/tenancy/ai-settings-update.js';
@@ -49,7 +50,7 @@ export function registerSettingsPages(router: Router<AppState>, options: WebOpti
         workspaceId: page.workspace.workspaceId,
         workspaceName: page.workspace.name,
         aiEmulated: deps.ai.provider.emulated,
-        values: settings,
+        values: formValues(settings),
         canEdit,
         saved,
       }),
@@ -66,7 +67,7 @@ export function registerSettingsPages(router: Router<AppState>, options: WebOpti
     const parsed = AiSettingsInputSchema.safeParse(form);
     if (!parsed.success) {
       // Show what was typed, so a too-long prompt can be shortened rather than retyped.
-      const values: SettingValues = { ...(await getAiSettings(deps, page.scope)), ...form };
+      const values: SettingValues = { ...formValues(await getAiSettings(deps, page.scope)), ...form };
       return sendPage(ctx, {
         title: 'AI settings',
         chrome: page.chrome,
@@ -92,6 +93,11 @@ function onlyOwners(): AppError {
 }
 
 type SettingValues = Record<keyof AiSettings, string>;
+
+/** The settings as the form shows them: the top-hooks switch as its select's on or off. */
+function formValues(settings: AiSettings): SettingValues {
+  return { ...settings, defaultUseTopHooks: settings.defaultUseTopHooks ? 'on' : 'off' };
+}
 
 interface SettingsView {
   csrf: string;
@@ -186,6 +192,15 @@ function settingsView(view: SettingsView): SafeHtml {
           error: errors.defaultCaptionSize,
           hint: 'How large those captions are.',
           options: options(CAPTION_SIZES),
+          disabled,
+        })}
+        ${selectField({
+          name: 'defaultUseTopHooks',
+          label: 'Learn from top hooks',
+          value: view.values.defaultUseTopHooks,
+          error: errors.defaultUseTopHooks,
+          hint: 'Show the AI your best hooks (views at 48 hours) as examples, unless a request says otherwise.',
+          options: options(TOP_HOOKS_CHOICES),
           disabled,
         })}
       </div>

@@ -4,6 +4,7 @@ import type { SpendDoc } from '../../db/primitive-documents.js';
 import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
 import type { SlideLength } from '../slide-length.js';
 import type { Warning } from '../composite-schema.js';
+import type { HookExamples } from '../hook-examples-schema.js';
 
 // Stored documents of slideshow generation. Ids are UUID strings kept in `_id`.
 
@@ -40,6 +41,8 @@ export interface GenerationRequestDoc {
   captionSize: CaptionSize;
   textEffect: TextEffect;
   settings: Record<string, unknown>;
+  /** Whether the captions learn from the workspace's top hooks (topic path; false on the slides path). Absent on older jobs. */
+  useTopHooks?: boolean;
 }
 
 /** A slideshow generation job: the request, its progress and outcome, resumable after a crash. */
@@ -60,6 +63,11 @@ export interface GenerationJobDoc {
    * those of slides never drawn. Absent on jobs accepted before reservations, which pay per slide.
    */
   imageReservation?: SpendDoc[];
+  /**
+   * The top hooks chosen for the caption prompt when the job was accepted (topic path), so a resumed
+   * run shows the model the same ones; null on the slides path and on older jobs.
+   */
+  hookExamples?: HookExamples | null;
   /** The generated overall caption (topic path), once written. */
   generatedCaption: string | null;
   /** Empty until the captions exist (topic path) or from the start (slides path). */

@@ -26,6 +26,7 @@ export function toGenerationJob(job: GenerationJobDoc): GenerationJob {
     error: job.error,
     errorCode: job.errorCode,
     failedSlideIndex: job.failedSlideIndex,
+    hookExamples: job.hookExamples ?? null,
     warnings: job.slides.flatMap((slide) => slide.warnings.map((warning) => ({ index: slide.index, ...warning }))),
     createdAt: job.createdAt.toISOString(),
     updatedAt: job.updatedAt.toISOString(),

@@ -101,6 +101,7 @@ async function writeJobCaptions(
     imagePrompts: true,
     systemPrompt: settings.systemPrompt,
     knowledgeBase: settings.knowledgeBase,
+    exampleHooks: writer.job.hookExamples?.hooks ?? [],
   });
   await writer.stage('generating_images', {
     generatedCaption: captions.caption,

@@ -9,6 +9,7 @@ import {
 } from '../../posts/schema.js';
 import { SlideCountSchema, TopicSchema } from '../caption-schema.js';
 import { SlideWarningSchema, UNIQUE_INDEXES } from '../composite-schema.js';
+import { HookExamplesSchema, UseTopHooksSchema } from '../hook-examples-schema.js';
 import { LanguageSchema } from '../languages.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS } from '../render/index.js';
 import { MAX_CAPTION_CHARS, SlideLengthSchema } from '../slide-length.js';
@@ -38,6 +39,9 @@ export const GenerateInputSchema = strictSlidesInput({
   language: LanguageSchema.optional().describe("topic path: the captions' language; omitted: the workspace default"),
   slideLength: SlideLengthSchema.optional().describe(
     'topic path only: short, medium, long; omitted: the workspace default',
+  ),
+  useTopHooks: UseTopHooksSchema.describe(
+    "topic path only: show the model the workspace's best hooks in the captions' language (ranked by views at 48 hours) as examples; omitted: the workspace's AI setting, else false",
   ),
   content: z
     .string()
@@ -69,8 +73,8 @@ export const GenerateInputSchema = strictSlidesInput({
     { oneOf: [{ required: ['topic'] }, { required: ['slides'] }], description: 'exactly one of topic or slides' },
     {
       if: { required: ['slides'] },
-      then: { properties: { slideCount: false, slideLength: false } },
-      description: 'slideCount and slideLength apply to the topic path only',
+      then: { properties: { slideCount: false, slideLength: false, useTopHooks: false } },
+      description: 'slideCount, slideLength and useTopHooks apply to the topic path only',
     },
     SCHEDULE_NEEDS_TIME,
   ],
@@ -89,7 +93,7 @@ export function checkGenerateInput(input: GenerateInput): IssueDetail[] {
     issues.push({ path: hasTopic ? ['slides'] : ['topic'], message: 'give exactly one of topic or slides' });
   }
   if (hasSlides) {
-    for (const field of ['slideCount', 'slideLength'] as const) {
+    for (const field of ['slideCount', 'slideLength', 'useTopHooks'] as const) {
       if (input[field] !== undefined)
         issues.push({ path: [field], message: `${field} applies to the topic path only` });
     }
@@ -125,6 +129,9 @@ export const GenerationJobSchema = z
     error: z.string().nullable().describe('why the job failed, naming the slide when one did'),
     errorCode: z.string().nullable().describe('the failure as a stable code (e.g. content_blocked, provider_error)'),
     failedSlideIndex: z.int().nullable(),
+    hookExamples: HookExamplesSchema.nullable().describe(
+      "topic path: whether the captions learned from the workspace's top hooks and which the model was shown (or why none); null on the slides path",
+    ),
     warnings: z
       .array(SlideWarningSchema)
       .describe(

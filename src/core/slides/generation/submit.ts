@@ -6,6 +6,7 @@ import { checkPlatforms, combinedFailure, postTime, type PlatformFailure } from 
 import type { LoadedMedia } from '../../posts/tiktok-check.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
 import { DEFAULT_SLIDES } from '../caption-schema.js';
+import { pickHookExamples } from '../hook-examples.js';
 import type { GenerationJobDoc, GenerationSlideDoc } from './documents.js';
 import { generateSlideshowJob } from './job-handle.js';
 import type { GenerateInput } from './schema.js';
@@ -27,6 +28,9 @@ export async function submitGeneration(
   await checkJobPost(deps, scope, input, total);
   const jobId = randomUUID();
   const settings = await getAiSettings(deps, scope);
+  const language = input.language ?? settings.defaultLanguage;
+  const useTopHooks = input.topic !== undefined && (input.useTopHooks ?? settings.defaultUseTopHooks);
+  const hookExamples = input.topic === undefined ? null : await pickHookExamples(deps, scope, useTopHooks, language);
   const slides = (input.slides ?? []).toSorted((a, b) => a.index - b.index);
   const indexes = input.slides ? slides.map((slide) => slide.index) : Array.from({ length: total }, (_, i) => i);
   const imageReservation = await reserveCredits(
@@ -54,7 +58,7 @@ export async function submitGeneration(
       platformIds: input.platformIds,
       topic: input.topic ?? null,
       slideCount: total,
-      language: input.language ?? settings.defaultLanguage,
+      language,
       slideLength: input.slideLength ?? settings.defaultSlideLength,
       content: input.content ?? null,
       mode: input.mode,
@@ -63,7 +67,9 @@ export async function submitGeneration(
       captionSize: input.captionSize ?? settings.defaultCaptionSize,
       textEffect: input.textEffect ?? 'outline',
       settings: input.settings ?? {},
+      useTopHooks,
     },
+    hookExamples,
     captionSpend,
     imageReservation,
     generatedCaption: null,
