@@ -80,6 +80,7 @@ function postsSection(analytics: Analytics, href: (changes: Partial<AnalyticsQue
               ${sorts}
             </ul>
           </div>
+          <div class="post-counts">
           ${renderTable({
             caption: `${rows.length} post${rows.length === 1 ? '' : 's'}, highest ${SORT_LABELS[query.sort].toLowerCase()} first${
               analytics.cut ? ` (the top ${MAX_ROWS})` : ''

@@ -29,7 +29,7 @@ main{margin:2rem auto;padding:0 1rem}
 .account .who,.switcher>.muted{display:none}
 .switcher label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .switcher strong{display:inline-block;max-width:11rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
-.switcher select{max-width:9rem}.sections ul{gap:0 .9rem}.sections a{padding:.2rem 0;font-size:.9rem}main{margin:1.25rem auto}}
+.switcher select{max-width:9rem}.sections ul{gap:0 .75rem}.sections a{padding:.2rem 0;font-size:.9rem}main{margin:1.25rem auto}}
 main.wide{max-width:64rem}
 main.narrow{max-width:30rem}
 main.narrow>*:first-child{margin-top:0}
@@ -146,6 +146,7 @@ svg.chart .dot{fill:var(--accent)}
 .hook p{margin:0 0 .25rem;overflow-wrap:anywhere}
 .hook-slides{display:flex;gap:.5rem;flex-wrap:wrap}
 .hook-slides .post-thumb{width:6rem;max-width:30%;margin:.25rem 0}
+@media (max-width:40rem){.post-counts .table td:not(:first-child){display:inline-block;width:auto;min-width:32%}}
 .account-followers h3{font-size:1rem;margin:0 0 .25rem}
 .confirm{display:flex;gap:.4rem;align-items:center;font-size:.9rem}
 `.trim();
