@@ -1,6 +1,8 @@
 import type { CoreDeps } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
+import { relayEvents } from '../events/relay.js';
 import type { PostCountsDoc, PostInsightDoc, PostSnapshotDoc } from './documents.js';
+import { milestoneReached } from './milestones.js';
 import { nextAfter, RANKING_AGE_MS, slotAt } from './schedule.js';
 
 /** A post's counts as the collector read them from TikTok: plain numbers. */
@@ -22,7 +24,8 @@ export interface SnapshotOutcome {
  * Records a post's counts taken at `takenAt` in the slot then current (src/core/insights/schedule.ts)
  * and moves its schedule on. Idempotent: the snapshot's `_id` is `<post>#<slot>`, so the same slot
  * written twice (a retry, a worker resumed after SIGKILL between the two writes) keeps one document,
- * and the record's move is conditional on the slot it expects, so it happens once.
+ * and the record's move is conditional on the slot it expects, so it happens once. The first snapshot
+ * at or past 24 hours or 7 days writes a `post.metrics_24h` / `post.metrics_7d` event with that move.
  */
 export async function recordPostSnapshot(
   deps: CoreDeps,
@@ -57,6 +60,9 @@ export async function recordPostSnapshot(
   const next = nextAfter(record.publishedAt, slot);
   const latest: PostCountsDoc = { ...pick(kept), takenAt: kept.takenAt };
   const newer = record.latest === null || record.latest.takenAt.getTime() <= latest.takenAt.getTime();
+  // The first snapshot at or past 24 hours or 7 days tells the post's chat cards, with this very write.
+  const now = deps.now();
+  const milestone = newer ? milestoneReached(record, latest, now) : null;
   const moved = await deps.db.postInsights.updateOne(
     { _id: postId, status: 'collecting', nextSlot: record.nextSlot },
     {
@@ -66,11 +72,13 @@ export async function recordPostSnapshot(
         nextDueAt: next?.dueAt ?? null,
         ...(newer ? { latest } : {}),
         rankingViews: record.rankingViews ?? rankingViewsOf(record, latest),
-        updatedAt: deps.now(),
+        updatedAt: now,
       },
       $inc: { snapshotCount: 1 },
+      ...(milestone ? { $push: { events: milestone } } : {}),
     },
   );
+  if (milestone && moved.modifiedCount > 0) void relayEvents(deps, [milestone]);
   return { stored: stored && moved.modifiedCount > 0, slot, status: next ? 'collecting' : 'final' };
 }
 
