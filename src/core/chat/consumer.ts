@@ -3,6 +3,7 @@ import type { DomainEvent } from '../events/documents.js';
 import type { EventConsumer } from '../events/deliver.js';
 import { claimLease } from '../db/leases.js';
 import { isDuplicateKeyError } from '../errors.js';
+import { milestoneOf, milestoneSnapshot, milestoneText } from '../insights/milestones.js';
 import { buildCard, describeAuthor } from './card-model.js';
 import type { ChatCardDoc, ChatLinkDoc } from './documents.js';
 import type { ChatGateways } from './gateway.js';
@@ -11,8 +12,9 @@ import { withChatLease } from './refusal.js';
 /**
  * Puts drafts in front of approvers and keeps their cards current: a card per linked chat with an
  * approvals channel when a draft is created, the card redrawn and the post's link posted under it
- * when it is published or fails, a notice when a generation fails. Idempotent per chat: a card is
- * posted once (its record's `_id`), a notice once (a receipt per chat).
+ * when it is published or fails, a notice when a generation fails, and the post's counts under it at
+ * 24 hours and 7 days. Idempotent per chat: a card is posted once (its record's `_id`), a notice once
+ * (a receipt per chat), a post's counts once per card and age (a receipt per card).
  */
 export const chatApprovalsConsumer: EventConsumer = {
   name: 'chat-approvals',
@@ -28,6 +30,9 @@ export const chatApprovalsConsumer: EventConsumer = {
         return postNotices(deps, gateways, event);
       case 'generation.done':
         return; // its drafts have their own cards
+      case 'post.metrics_24h':
+      case 'post.metrics_7d':
+        return replyCounts(deps, gateways, event);
     }
   },
 };
@@ -78,6 +83,30 @@ async function refreshCards(deps: CoreDeps, gateways: ChatGateways, event: Domai
         const where = view.releaseUrl ? `: ${view.releaseUrl}` : ' (TikTok has not released its link yet).';
         await gateway.replyToCard(place, card.messageId, `Published on TikTok${where}`);
         await deps.db.chatCards.updateOne({ _id }, { $set: { linkPostedAt: deps.now() } });
+      }
+    });
+  }
+}
+
+/** The post's counts at a milestone, one reply under each of its cards. */
+async function replyCounts(deps: CoreDeps, gateways: ChatGateways, event: DomainEvent): Promise<void> {
+  const milestone = milestoneOf(event.type);
+  const found = milestone && (await milestoneSnapshot(deps, event.subjectId, event.workspaceId, milestone));
+  if (!milestone || !found) return;
+  const text = milestoneText(milestone, found);
+  const cards = await deps.db.chatCards.find({ postId: event.subjectId, workspaceId: event.workspaceId }).toArray();
+  for (const card of cards) {
+    const receiptId = `chat-counts:${event.id}:${card._id}`;
+    await withChatLease(deps, `chat-card:${card._id}`, async () => {
+      if (await deps.db.eventReceipts.findOne({ _id: receiptId })) return;
+      const link = await deps.db.chatLinks.findOne({ _id: card.linkId });
+      const gateway = link && gateways[link.platform];
+      if (!link || !gateway) return;
+      await gateway.replyToCard({ teamId: link.teamId, channelId: card.channelId }, card.messageId, text);
+      try {
+        await deps.db.eventReceipts.insertOne({ _id: receiptId, at: deps.now() });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
       }
     });
   }

@@ -155,8 +155,13 @@ const INDEXES: IndexTable = {
   chatDeliveries: [{ key: { expiresAt: 1 } }],
   chatInstallations: [],
   // Found by `_id` (the post's id) when one post is read or recorded; these serve the collector's
-  // due query per account and the workspace's lists (scanned on FerretDB, used by MongoDB).
-  postInsights: [{ key: { platformId: 1, status: 1, nextDueAt: 1 } }, { key: { workspaceId: 1, publishedAt: -1 } }],
+  // due query per account and the workspace's lists (scanned on FerretDB, used by MongoDB); the relay
+  // sweep reads recently changed ones for their milestone events.
+  postInsights: [
+    { key: { platformId: 1, status: 1, nextDueAt: 1 } },
+    { key: { workspaceId: 1, publishedAt: -1 } },
+    { key: { updatedAt: 1 } },
+  ],
   // Written by `_id` (`<postId>#<slot>`: a slot is stored once); read as one post's series.
   postSnapshots: [{ key: { postId: 1, slot: 1 } }],
   // Written by `_id` (`<platformId>#<hour>`); read as one account's series.

@@ -8,6 +8,8 @@ export const EVENT_TYPES = [
   'post.failed',
   'generation.done',
   'generation.failed',
+  'post.metrics_24h',
+  'post.metrics_7d',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -20,7 +22,10 @@ export interface DomainEvent {
   id: string;
   type: EventType;
   workspaceId: string;
-  /** The post (root) or generation job the event is about. */
+  /**
+   * The post (root) or generation job the event is about. `post.metrics_24h` / `post.metrics_7d`: a
+   * published post's first snapshot at or past that age was recorded (src/core/insights/milestones.ts).
+   */
   subjectId: string;
   /** Who caused it, for the people who read about it (a draft's card names its author). */
   actor: Actor;

@@ -28,6 +28,7 @@ export async function sweepEvents(deps: CoreDeps): Promise<void> {
   const sources: [string, EventSource][] = [
     ['posts', deps.db.posts as unknown as EventSource],
     ['generation_jobs', deps.db.generationJobs as unknown as EventSource],
+    ['post_insights', deps.db.postInsights as unknown as EventSource],
   ];
   for (const [name, source] of sources) {
     const mark = await deps.db.relayMarks.findOne({ _id: name });

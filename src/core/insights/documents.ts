@@ -1,5 +1,7 @@
 // Stored documents of insights: what each published post and each connected account did on TikTok.
 
+import type { DomainEvent } from '../events/documents.js';
+
 /** Where a post's collection is: still on its schedule, done after day 30, or given up (see the reason). */
 export type InsightStatus = 'collecting' | 'final' | 'unavailable';
 
@@ -49,6 +51,8 @@ export interface PostInsightDoc {
   rankingViews: number | null;
   snapshotCount: number;
   hook: HookDoc | null;
+  /** Its milestone events (24 hours, 7 days), written with the snapshot that reached each (src/core/events). */
+  events?: DomainEvent[];
   createdAt: Date;
   updatedAt: Date;
 }

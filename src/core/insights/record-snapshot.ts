@@ -1,6 +1,8 @@
 import type { CoreDeps } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
+import { relayEvents } from '../events/relay.js';
 import type { PostCountsDoc, PostInsightDoc, PostSnapshotDoc } from './documents.js';
+import { milestoneReached } from './milestones.js';
 import { nextAfter, RANKING_AGE_MS, slotAt } from './schedule.js';
 
 /** A post's counts as the collector read them from TikTok: plain numbers. */
@@ -24,6 +26,8 @@ export interface SnapshotOutcome {
  * written twice (a retry, a worker resumed after SIGKILL between the two writes) keeps one document,
  * and the record's move is conditional on the slot it expects, so it happens once. One collector
  * per account at a time is the collection job's to ensure; a second one only ever loses a move.
+ * The first snapshot at or past 24 hours or 7 days writes a `post.metrics_24h` / `post.metrics_7d` event
+ * with that move.
  */
 export async function recordPostSnapshot(
   deps: CoreDeps,
@@ -58,6 +62,9 @@ export async function recordPostSnapshot(
   const next = nextAfter(record.publishedAt, slot);
   const latest: PostCountsDoc = { ...pick(kept), takenAt: kept.takenAt };
   const newer = record.latest === null || record.latest.takenAt.getTime() <= latest.takenAt.getTime();
+  // The first snapshot at or past 24 hours or 7 days tells the post's chat cards, with this very write.
+  const now = deps.now();
+  const milestone = newer ? milestoneReached(record, latest, now) : null;
   const moved = await deps.db.postInsights.updateOne(
     { _id: postId, status: 'collecting', nextSlot: record.nextSlot },
     {
@@ -67,11 +74,13 @@ export async function recordPostSnapshot(
         nextDueAt: next?.dueAt ?? null,
         ...(newer ? { latest } : {}),
         rankingViews: record.rankingViews ?? rankingViewsOf(record, latest),
-        updatedAt: deps.now(),
+        updatedAt: now,
       },
       $inc: { snapshotCount: 1 },
+      ...(milestone ? { $push: { events: milestone } } : {}),
     },
   );
+  if (milestone && moved.modifiedCount > 0) void relayEvents(deps, [milestone]);
   return { stored: stored && moved.modifiedCount > 0, slot, status: next ? 'collecting' : 'final' };
 }
 

@@ -8,6 +8,7 @@ import type { WebUser } from './session.js';
 /** The sections of the signed-in header, in the order shown. */
 const SECTIONS = [
   { id: 'posts', href: '/posts', label: 'Posts' },
+  { id: 'analytics', href: '/analytics', label: 'Analytics' },
   { id: 'platforms', href: '/platforms', label: 'TikTok accounts' },
   { id: 'keys', href: '/keys', label: 'API keys' },
   { id: 'settings', href: '/settings', label: 'AI settings' },

@@ -200,7 +200,7 @@ async function describeMedia(
 }
 
 /** The preview's proportions: the media's own, or the square placeholder served for a video without one. */
-function previewShape(doc: MediaDoc): { width: number; height: number } {
+export function previewShape(doc: MediaDoc): { width: number; height: number } {
   const { width, height } = doc.thumbnailMetadata ?? {};
   if (doc.preview === null || typeof width !== 'number' || typeof height !== 'number' || width <= 0 || height <= 0) {
     return { width: 1, height: 1 };

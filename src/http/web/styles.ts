@@ -29,7 +29,7 @@ main{margin:2rem auto;padding:0 1rem}
 .account .who,.switcher>.muted{display:none}
 .switcher label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .switcher strong{display:inline-block;max-width:11rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
-.switcher select{max-width:9rem}.sections ul{gap:0 .9rem}.sections a{padding:.2rem 0;font-size:.9rem}main{margin:1.25rem auto}}
+.switcher select{max-width:9rem}.sections ul{gap:0 .75rem}.sections a{padding:.2rem 0;font-size:.9rem}main{margin:1.25rem auto}}
 main.wide{max-width:64rem}
 main.narrow{max-width:30rem}
 main.narrow>*:first-child{margin-top:0}
@@ -134,6 +134,20 @@ padding:.5rem .6rem;font-size:.9rem;overflow-wrap:anywhere}
 .post-actions summary{cursor:pointer;color:var(--accent);font-size:.9rem}
 input[type=datetime-local]{font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-radius:8px;
 padding:.3rem .5rem;max-width:100%}
+section.analytics{margin:0 0 2rem}
+.chart-box{margin:0 0 1rem;max-width:36rem}
+svg.chart{display:block;width:100%;height:auto;background:var(--card);border:1px solid var(--line);border-radius:12px}
+svg.chart .grid{stroke:var(--line);stroke-width:1}
+svg.chart .tick{fill:var(--muted);font:13px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+svg.chart .line{fill:none;stroke:var(--accent);stroke-width:2.5;stroke-linejoin:round}
+svg.chart .dot{fill:var(--accent)}
+.chart-box figcaption{font-size:.9rem;margin-top:.4rem}
+.hooks{margin:0 0 1rem;padding-left:1.4rem;display:grid;gap:1rem}
+.hook p{margin:0 0 .25rem;overflow-wrap:anywhere}
+.hook-slides{display:flex;gap:.5rem;flex-wrap:wrap}
+.hook-slides .post-thumb{width:6rem;max-width:30%;margin:.25rem 0}
+@media (max-width:40rem){.post-counts .table td:not(:first-child){display:inline-block;width:auto;min-width:32%}}
+.account-followers h3{font-size:1rem;margin:0 0 .25rem}
 .confirm{display:flex;gap:.4rem;align-items:center;font-size:.9rem}
 `.trim();
 

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import type { AppState } from '../shared/context.js';
+import { registerAnalyticsPages } from './analytics-page.js';
 import { registerAuthPages } from './auth-pages.js';
 import { registerDevicePages } from './device-page.js';
 import { registerInvitePages } from './invite-pages.js';
@@ -20,7 +21,7 @@ export type { WebOptions } from './options.js';
 
 /**
  * The server-rendered web app: sign-in and sign-up, the device verification page, the posts
- * calendar, TikTok accounts, API keys, AI settings, usage and members. One small script (Copy
+ * calendar, analytics, TikTok accounts, API keys, AI settings, usage and members. One small script (Copy
  * buttons) and no front-end build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
  * middleware only runs for these routes.
  */
@@ -35,6 +36,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerDevicePages(router, options);
   registerOAuthPages(router, options);
   registerPostsPages(router, options);
+  registerAnalyticsPages(router, options);
   registerPlatformsPages(router, options);
   registerKeysPages(router, options);
   registerSettingsPages(router, options);
