@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
@@ -20,15 +20,22 @@ interface Violation {
  * Writes `files` into the real tree (`<probe>` in a path or a source is a folder name of its own), checks them
  * against the project's rules with the project's config, as `npm run check:deps` does, and removes
  * them again. Only the probe files are cruised (their imports outside the probe folder are resolved,
- * not followed), so the answer is about the probes alone and comes in well under a second.
+ * not followed), so the answer is about the probes alone and comes in well under a second. The folders
+ * that held a probe get their dates back: a newer src/ folder makes every spawned `postdeck` rebuild
+ * dist/ first (bin/dist.js), a minute each on a busy machine.
  */
 async function cruiseProbe(files: Record<string, string>): Promise<{ probe: string; violations: Violation[] }> {
   const probe = `dep-probe-${randomUUID().slice(0, 8)}`;
   const created: string[] = [];
+  const parents = new Map<string, Stats>();
   try {
     const written = Object.entries(files).map(([name, source]) => {
+      if (!name.includes('/<probe>/')) throw new Error(`a probe file goes in a <probe> folder: ${name}`);
       const file = name.replaceAll('<probe>', probe);
-      const firstNew = mkdirSync(path.resolve(ROOT, path.dirname(file)), { recursive: true });
+      const dir = path.resolve(ROOT, path.dirname(file));
+      const parent = path.resolve(ROOT, name.slice(0, name.indexOf('/<probe>')));
+      if (!parents.has(parent)) parents.set(parent, statSync(parent));
+      const firstNew = mkdirSync(dir, { recursive: true });
       if (firstNew) created.push(firstNew);
       writeFileSync(path.resolve(ROOT, file), source.replaceAll('<probe>', probe));
       return file;
@@ -46,10 +53,20 @@ async function cruiseProbe(files: Record<string, string>): Promise<{ probe: stri
     return { probe, violations };
   } finally {
     for (const dir of created) rmSync(dir, { recursive: true, force: true });
+    for (const [parent, stats] of parents) utimesSync(parent, stats.atimeMs / 1000, stats.mtimeMs / 1000);
   }
 }
 
 describe('the dependency rules', () => {
+  it('leave the dates of the src/ folders that held a probe as they were', async () => {
+    const before = statSync(path.resolve(ROOT, 'src/core')).mtimeMs;
+    await cruiseProbe({ 'src/core/<probe>/probe.ts': 'export const probe = 1;\n' });
+    // Restored to the microsecond at best (the filesystem keeps nanoseconds): never newer than it was.
+    const after = statSync(path.resolve(ROOT, 'src/core')).mtimeMs;
+    expect(after).toBeLessThanOrEqual(before);
+    expect(before - after).toBeLessThan(1);
+  });
+
   it('fail when a file in src/core imports koa', async () => {
     const { probe, violations } = await cruiseProbe({
       'src/core/<probe>/probe.ts': "import Koa from 'koa';\nexport const app = new Koa();\n",

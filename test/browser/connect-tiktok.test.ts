@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, runPostdeck, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
-import { chromiumPath } from '../support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 
 // Connecting a TikTok account the way a person does: the real server (running its built-in
 // TikTok emulator, since no credentials are set), Debian's Chromium on the real pages and on the
@@ -34,10 +34,7 @@ beforeAll(async () => {
   await waitForOk(`${baseUrl}/healthz`, 180_000);
   emulatorUrl = (JSON.parse(readFileSync(path.join(dataDir, 'tiktok-emulator-url.json'), 'utf8')) as { apiUrl: string })
     .apiUrl;
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
 }, 240_000);
 

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
-import { chromiumPath } from '../support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 
 // The acceptance test of the device flow: the real server process, the real CLI as a child
 // process, and Debian's Chromium driving the real pages.
@@ -39,17 +39,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
   });
   await waitForOk(`${baseUrl}/healthz`, 180_000);
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await context.newPage();
 });

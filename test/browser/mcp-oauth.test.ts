@@ -10,13 +10,13 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser } from '../support/identity.js';
 import { freePort } from '../support/spawn.js';
-import { chromiumPath } from '../support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 
 // A remote MCP client that only speaks OAuth: the SDK's own client-side OAuth (discovery, dynamic
 // registration, PKCE, the code exchange) against Postdeck, with Debian's Chromium as the person's browser.
@@ -36,10 +36,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = await startTestServer(t, { port, app: { publicUrl: base } });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1000, height: 900 } })).newPage();
 });
 afterAll(async () => {

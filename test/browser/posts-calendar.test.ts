@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
@@ -9,7 +9,7 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildImages, buildPost, buildVideo, DIRECT } from '../support/posts.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
-import { chromiumPath } from '../support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 
 // The posts calendar the way a person uses it: Debian's Chromium on the real pages of the HTTP app
 // (in this process, over a test database, its TikTok client aimed at an emulator so publishing a
@@ -36,10 +36,7 @@ beforeAll(async () => {
   f = await startTikTokFixture();
   t = await openTestDatabase({ tiktok: f.config });
   server = await startTestServer(t, { app: { openSignup: true } });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   page = await context.newPage();
 }, 240_000);

@@ -32,7 +32,7 @@ beforeAll(async () => {
       PUBLIC_URL: baseUrl,
     }),
   );
-  await waitForOk(`http://127.0.0.1:${emulatorPort}/__control/accounts`, 30_000);
+  await waitForOk(`http://127.0.0.1:${emulatorPort}/__control/accounts`, 120_000);
   env = {
     PORT: String(port),
     DATA_DIR: dataDir,

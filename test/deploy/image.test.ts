@@ -28,7 +28,7 @@ function imageEnv(): Record<string, string> {
   return env;
 }
 
-describe('the Docker image', { timeout: 60_000 }, () => {
+describe('the Docker image', { timeout: 180_000 }, () => {
   it('sets EMBEDDED_DB=none, since it cannot build the embedded database', () => {
     expect(imageEnv()).toMatchObject({ EMBEDDED_DB: 'none', HOST: '0.0.0.0', DATA_DIR: '/data' });
   });
@@ -54,6 +54,6 @@ describe('the Docker image', { timeout: 60_000 }, () => {
       DATA_DIR: path.join(dir, 'emulator'),
     });
     spawned.push(emulator);
-    await waitForOk(`http://127.0.0.1:${port}/__control/accounts`, 30_000);
+    await waitForOk(`http://127.0.0.1:${port}/__control/accounts`, 120_000);
   });
 });

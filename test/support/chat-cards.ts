@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { PUBLIC_SETTINGS, storeMedia, type PublishingWorld } from '../publishing/support.js';
-import { chromiumPath } from './chromium.js';
+import { launchChromium } from './chromium.js';
 
 // Looking at approval cards: the chat emulators draw a channel, Chromium loads the slide previews
 // from Postdeck's public media URLs, and screenshots are kept for review.
@@ -13,10 +13,7 @@ export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 export async function openBrowser(): Promise<{ browser: Browser; page: Page }> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await launchChromium();
   const page = await (await browser.newContext({ viewport: { width: 800, height: 900 } })).newPage();
   return { browser, page };
 }

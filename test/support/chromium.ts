@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
 
 /** Names Chromium goes by on PATH (Debian, Ubuntu, Google's builds), then the macOS app bundles. */
 const ON_PATH = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -13,7 +14,7 @@ const MAC_APPS = [
  * else the first of the usual names on PATH, else a macOS app. None found is a failure, never a
  * skip: CI installs Chromium, so a browser test that cannot run there must say so.
  */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const configured = process.env.CHROMIUM_PATH;
   if (configured) {
     if (isExecutable(configured)) return configured;
@@ -40,4 +41,29 @@ function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Chromium as the browser tests run it (as root: no sandbox; nothing fetched in the background). It
+ * sees the machine's own fonts, as a visitor's browser would: the slide renderer points this process's
+ * FONTCONFIG_FILE at the bundled caption fonts, which would otherwise draw every page in a display face.
+ */
+export function launchChromium(): Promise<Browser> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[0] !== 'FONTCONFIG_FILE' && entry[1] !== undefined,
+    ),
+  );
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+    env,
+  });
 }

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendCredit } from '../../src/core/credits/credits.js';
 import { setAccountPlan } from '../../src/core/tenancy/create-tenant.js';
@@ -8,7 +7,7 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, decodeEntities } from '../support/web.js';
-import { chromiumPath } from '../support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
@@ -90,10 +89,7 @@ describe('the usage page', () => {
 
   it('draws the meters in a real browser', async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
-    const browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
       await page.goto(`${server.url}/signin`);
