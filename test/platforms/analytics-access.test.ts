@@ -3,12 +3,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
 import { startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
 import { DEFAULT_SCOPES } from '../../src/core/providers/tiktok/config.js';
-import { chromiumPath } from '../support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 import type { TestDatabase } from '../support/db.js';
 import type { TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
@@ -123,10 +122,7 @@ describe('analytics access of connected accounts', () => {
     expect(newRow).not.toContain('Reconnect');
 
     await mkdir(SCREENSHOTS, { recursive: true });
-    const chrome = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-    });
+    const chrome = await launchChromium();
     try {
       for (const width of [1280, 390]) {
         const tab = await chrome.newPage({ viewport: { width, height: 800 } });
