@@ -37,8 +37,12 @@ export interface CollectReport {
   totals: boolean;
   /** Why the run stopped early: TikTok rate-limited or failed it (a backoff follows), or it cannot collect. */
   stopped: 'rate_limited' | 'failed' | 'not_granted' | 'disconnected' | null;
-  /** Time spent waiting for TikTok (the rest of the run is the database's). */
+  /** Time spent waiting for TikTok. */
   tiktokMs: number;
+  /** Time spent in the database collecting posts (not counting waits for publishing). */
+  dbMs: number;
+  /** The whole run. */
+  ms: number;
 }
 
 /**
@@ -58,10 +62,23 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
     totals: false,
     stopped: null,
     tiktokMs: 0,
+    dbMs: 0,
+    ms: 0,
   };
+  const started = performance.now();
   const platform = await deps.db.platforms.findOne({ _id: platformId });
-  if (!platform || platform.disabled || platform.refreshNeeded) return { ...report, stopped: 'disconnected' };
-  const missing = platformAnalyticsAccess(platform).missingScopes;
+  const missing = platform ? platformAnalyticsAccess(platform).missingScopes : [];
+  if (!platform || platform.disabled || platform.refreshNeeded) {
+    report.stopped = 'disconnected';
+  } else {
+    await collectBoth(deps, platform, missing, report);
+  }
+  await settleRun(deps, platformId, report);
+  report.ms = performance.now() - started;
+  return report;
+}
+
+async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: string[], report: CollectReport) {
   try {
     if (!missing.includes('video.list')) await collectPosts(deps, platform, report);
     if (!missing.includes('user.info.stats')) await collectTotals(deps, platform, report);
@@ -69,17 +86,29 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
   } catch (error) {
     report.stopped = await stoppedBy(deps, platform, error);
   }
-  await settleRun(deps, platformId, report);
-  return report;
 }
 
 async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
+  /**
+   * Database work in pieces a due post can come between: each waits while publishing runs, waits or falls due in
+   * this worker (JobQueue.afterPublishing), so a long run never holds the database from a post.
+   */
+  const piece = <T>(work: () => Promise<T>): Promise<T> =>
+    deps.jobs.afterPublishing(async () => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        report.dbMs += performance.now() - started;
+      }
+    });
   /** Posts set aside in this run (left out by TikTok): not asked again until their recheck. */
   const asideIds = new Set<string>();
   for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-    const due = (await listDuePosts(deps, platform._id, deps.now(), MAX_VIDEO_IDS_PER_QUERY + asideIds.size))
-      .filter((post) => !asideIds.has(post.postId))
-      .slice(0, MAX_VIDEO_IDS_PER_QUERY);
+    const listed = await piece(() =>
+      listDuePosts(deps, platform._id, deps.now(), MAX_VIDEO_IDS_PER_QUERY + asideIds.size),
+    );
+    const due = listed.filter((post) => !asideIds.has(post.postId)).slice(0, MAX_VIDEO_IDS_PER_QUERY);
     if (due.length === 0) return;
     const answered = await askTikTok(deps, platform, report, 'video.list', (token) =>
       queryVideoStats(
@@ -90,11 +119,17 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: Colle
     );
     const takenAt = deps.now();
     const byId = new Map(answered.map((video) => [video.id, video]));
+    const missed = await piece(async () => {
+      const docs = await deps.db.insightMisses
+        .find({ _id: { $in: due.map((post) => post.postId) } }, { projection: { _id: 1 } })
+        .toArray();
+      return new Set(docs.map((doc) => doc._id));
+    });
     for (const post of due) {
       const video = byId.get(post.releaseId);
       if (!video) {
         asideIds.add(post.postId);
-        await recordMiss(deps, platform, post, report);
+        await piece(() => recordMiss(deps, platform, post, report));
         continue;
       }
       const counts = {
@@ -103,9 +138,10 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: Colle
         comments: video.commentCount,
         shares: video.shareCount,
       };
-      const outcome = await recordPostSnapshot(deps, post.postId, counts, takenAt);
+      const outcome = await piece(() => recordPostSnapshot(deps, post.postId, counts, takenAt));
       if (outcome.stored) report.snapshots += 1;
-      await deps.db.insightMisses.deleteOne({ _id: post.postId });
+      // Returned again after an absence: the absence is forgotten.
+      if (missed.has(post.postId)) await piece(() => deps.db.insightMisses.deleteOne({ _id: post.postId }));
     }
     if (due.length < MAX_VIDEO_IDS_PER_QUERY) return;
   }
