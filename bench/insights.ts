@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     cluster.startWorker('worker-1');
     await workerRunning(cluster);
 
-    const alone = await publishingLatency(cluster, publishing, async () => undefined);
+    const alone = await publishingLatency(cluster, publishing, () => Promise.resolve());
     line('publishing alone', summary(alone));
 
     await holdCollection(
