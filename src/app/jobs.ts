@@ -17,6 +17,12 @@ import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
 import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
 import { defineHousekeepingJob, HOUSEKEEPING_EVERY_MS } from '../core/jobs/housekeeping.js';
+import {
+  collectInsightsJob,
+  collectionConsumer,
+  PLAN_COLLECTION_EVERY_MS,
+  planCollectionJob,
+} from '../core/insights/collect-job.js';
 import { insightsConsumer } from '../core/insights/open-insight.js';
 import { generateSlideshowDefinition } from '../core/slides/generation/job.js';
 
@@ -37,6 +43,7 @@ export const PERIODIC_JOBS: readonly RecurringJob[] = [
   { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },
   { definition: purgeOldEventsJob, everyMs: 60 * 60_000 },
   { definition: purgeChatRecordsJob, everyMs: 60 * 60_000 },
+  { definition: planCollectionJob, everyMs: PLAN_COLLECTION_EVERY_MS },
 ];
 
 const housekeepingJob = defineHousekeepingJob(PERIODIC_JOBS);
@@ -48,7 +55,8 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   pollStatusJob,
   sweepPostsJob,
   generateSlideshowDefinition,
-  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer]),
+  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer, collectionConsumer]),
+  collectInsightsJob,
   chatLoginJob,
   housekeepingJob,
 ];

@@ -140,6 +140,20 @@ describe('POST /v2/video/query/', () => {
   });
 });
 
+describe('GET /__control/requests', () => {
+  it('counts the API requests received by method and path, whatever the answer', async () => {
+    const me = await connectRaw(url, {}, ANALYTICS_GRANT);
+    const count = async () => {
+      const { requests } = (await control('GET', '/__control/requests')) as { requests: Record<string, number> };
+      return requests['POST /v2/video/query/'] ?? 0;
+    };
+    const before = await count();
+    await query(me.token, ['7000000000000000002']);
+    await apiCall(url, 'not-a-token', QUERY, { filters: { video_ids: ['7000000000000000002'] } });
+    expect((await count()) - before).toBe(2);
+  });
+});
+
 describe("counts over a post's life", () => {
   it('grow along the seeded curve as the post clock moves: fast at first, then flat, never down', async () => {
     const aged = await startTikTokFixture({ ...host.emulatorOptions, statsSeed: 'seed-a' });

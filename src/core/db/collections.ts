@@ -10,6 +10,7 @@ import type {
 } from '../chat/documents.js';
 import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../device/documents.js';
 import type { IdempotencyDoc } from '../idempotency/documents.js';
+import type { InsightCollectorDoc, InsightMissDoc } from '../insights/collector-documents.js';
 import type { AccountSnapshotDoc, PostInsightDoc, PostSnapshotDoc } from '../insights/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
 import type { EventReceiptDoc, OutboxDoc, RelayMarkDoc } from '../events/documents.js';
@@ -84,6 +85,8 @@ export interface Collections {
   postInsights: Collection<PostInsightDoc>;
   postSnapshots: Collection<PostSnapshotDoc>;
   accountSnapshots: Collection<AccountSnapshotDoc>;
+  insightCollectors: Collection<InsightCollectorDoc>;
+  insightMisses: Collection<InsightMissDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -166,6 +169,10 @@ const INDEXES: IndexTable = {
   postSnapshots: [{ key: { postId: 1, slot: 1 } }],
   // Written by `_id` (`<platformId>#<hour>`); read as one account's series.
   accountSnapshots: [{ key: { platformId: 1, takenAt: 1 } }],
+  // One per connected account, read whole by the collection planner and by `_id` by its runs.
+  insightCollectors: [],
+  // Found by `_id` (the post's id) only.
+  insightMisses: [],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -216,6 +223,8 @@ const NAMES: { [K in keyof Collections]: string } = {
   postInsights: 'post_insights',
   postSnapshots: 'post_snapshots',
   accountSnapshots: 'account_snapshots',
+  insightCollectors: 'insight_collectors',
+  insightMisses: 'insight_misses',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -8,9 +8,13 @@ const TokenActionSchema = z.object({ action: z.enum(['expire_access', 'expire_re
 
 /**
  * The control API tests use (JSON, under `/__control`): create and edit emulated accounts, expire or revoke
- * their tokens, and queue injected failures. It is not part of TikTok; nothing in core may call it.
+ * their tokens, queue injected failures, and count the API requests received (`/__control/requests`). It is not part of TikTok; nothing in core may call it.
  */
 export function registerControl(router: Router, state: EmulatorState): void {
+  router.get('/__control/requests', (ctx) => {
+    ctx.body = { requests: Object.fromEntries(state.apiRequests) };
+  });
+
   router.get('/__control/accounts', (ctx) => {
     ctx.body = { accounts: [...state.accounts.values()] };
   });

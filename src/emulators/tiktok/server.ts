@@ -61,6 +61,10 @@ export async function startTikTokEmulator(
   app.use(async (ctx, next) => {
     // When the request arrived, before its body was read (the posts list reports it for init requests).
     (ctx.state as { receivedAt?: number }).receivedAt = Date.now();
+    if (ctx.path.startsWith('/v2/')) {
+      const key = `${ctx.method} ${ctx.path}`;
+      state.apiRequests.set(key, (state.apiRequests.get(key) ?? 0) + 1);
+    }
     try {
       await next();
     } catch {

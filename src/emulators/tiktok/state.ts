@@ -135,6 +135,8 @@ export class EmulatorState {
   readonly publishes = new Map<string, Publish>();
   /** Init requests per open_id that carried a valid token, whatever the answer. */
   readonly initRequests = new Map<string, number>();
+  /** API requests received, by `METHOD /path` (whatever the answer; never persisted): what a test counts calls by. */
+  readonly apiRequests = new Map<string, number>();
   /** Control-API changes to published posts, by post id. */
   readonly videoChanges = new Map<string, VideoChanges>();
   /** How far the post clock (which ages posts for their counts) runs ahead of real time; only ever grows. */

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { CoreDeps } from '../context.js';
+import { isDuplicateKeyError } from '../errors.js';
+import type { EventConsumer } from '../events/deliver.js';
+import { defineJob } from '../jobs/define-job.js';
+import { defineJobHandle } from '../jobs/job-handle.js';
+import { definePeriodicJob } from '../jobs/periodic-job.js';
+import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
+import { collectAccount, TOTALS_AT_LEAST_EVERY_MS } from './collect.js';
+import type { InsightCollectorDoc } from './collector-documents.js';
+
+/** How often the planner looks for accounts with posts due (a post's first snapshot is due at PUBLISHED). */
+export const PLAN_COLLECTION_EVERY_MS = 60_000;
+/**
+ * A queued run not settled after this long was lost (its task failed for good): the planner queues another.
+ * Longer than the longest a reporting task is held for publishing (5 min) plus a killed worker's claim and
+ * the lane's recovery read (a minute), so a run that is only waiting is never queued twice.
+ */
+export const QUEUE_STALE_MS = 15 * 60_000;
+
+/**
+ * One account's collection run. On the due-task lane as `reporting` work: it is held while a publishing task
+ * runs, waits or falls due in the worker, and a few run at a time, so publishing always goes first. A worker
+ * killed mid-run leaves the task open; another worker runs it again once its claim lapses, and the snapshots
+ * already stored are kept once (their `_id` is the post's and the slot's).
+ */
+export const collectInsightsHandle = defineJobHandle({
+  name: 'insights.collect',
+  data: z.object({ platformId: z.string().min(1) }),
+  queue: 'due-tasks',
+  priority: 'reporting',
+});
+
+export const collectInsightsJob = defineJob({
+  ...collectInsightsHandle,
+  // TikTok's refusals end the run with a backoff of its own (collect.ts); this retries database failures.
+  retry: { maxRetries: 2, delayMs: 30_000, maxDelayMs: 120_000 },
+  perform: async ({ platformId }, { deps }) => {
+    const report = await collectAccount(deps, platformId);
+    if (report.calls > 0 || report.stopped) deps.logger.info({ platformId, ...report }, 'insights collected');
+  },
+});
+
+/**
+ * Queues a run of the account unless one is queued (and not stale) or it is backing off; true when it did.
+ * Compare-and-set on the account's state, so the planner and the published-post consumer never both queue.
+ */
+export async function requestCollection(deps: CoreDeps, platformId: string): Promise<boolean> {
+  const now = deps.now();
+  const state = await deps.db.insightCollectors.findOne({ _id: platformId });
+  if (state && !mayQueue(state, now)) return false;
+  if (state) {
+    const claimed = await deps.db.insightCollectors.updateOne(
+      { _id: platformId, queuedAt: state.queuedAt },
+      { $set: { queuedAt: now } },
+    );
+    if (claimed.matchedCount === 0) return false;
+  } else {
+    try {
+      await deps.db.insightCollectors.insertOne({
+        _id: platformId,
+        queuedAt: now,
+        backoffUntil: null,
+        failures: 0,
+        totalsAt: null,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+  await deps.jobs.enqueue(collectInsightsHandle, { platformId }, { runAt: now });
+  return true;
+}
+
+function mayQueue(state: InsightCollectorDoc, now: Date): boolean {
+  if (state.backoffUntil && state.backoffUntil > now) return false;
+  return !state.queuedAt || now.getTime() - state.queuedAt.getTime() >= QUEUE_STALE_MS;
+}
+
+/**
+ * Queues a run for every connected account with a post due, or whose totals are older than
+ * TOTALS_AT_LEAST_EVERY_MS, skipping accounts without the analytics scopes. Reads the platforms, the
+ * collection states and the due posts' account ids (projected): one read each, whatever the post count.
+ */
+export async function planCollection(deps: CoreDeps): Promise<number> {
+  const now = deps.now();
+  const platforms = await deps.db.platforms
+    .find({ provider: 'tiktok', disabled: false, refreshNeeded: false }, { projection: { metadata: 1 } })
+    .toArray();
+  const states = new Map((await deps.db.insightCollectors.find({}).toArray()).map((state) => [state._id, state]));
+  const due = await deps.db.postInsights
+    .find(
+      { status: 'collecting', nextDueAt: { $lte: now }, releaseId: { $ne: null } },
+      { projection: { platformId: 1 } },
+    )
+    .toArray();
+  const withDuePosts = new Set(due.map((doc) => doc.platformId));
+  let queued = 0;
+  for (const platform of platforms) {
+    const { missingScopes } = platformAnalyticsAccess(platform);
+    const totalsAt = states.get(platform._id)?.totalsAt;
+    const wantsPosts = withDuePosts.has(platform._id) && !missingScopes.includes('video.list');
+    const wantsTotals =
+      !missingScopes.includes('user.info.stats') &&
+      (!totalsAt || now.getTime() - totalsAt.getTime() >= TOTALS_AT_LEAST_EVERY_MS);
+    if ((wantsPosts || wantsTotals) && (await requestCollection(deps, platform._id))) queued += 1;
+  }
+  return queued;
+}
+
+/** The planner, run by housekeeping every PLAN_COLLECTION_EVERY_MS. */
+export const planCollectionJob = definePeriodicJob('insights.plan-collection', async (deps) => {
+  await planCollection(deps);
+});
+
+/** Queues a run as soon as a post is published, so its first snapshot does not wait for the planner. */
+export const collectionConsumer: EventConsumer = {
+  name: 'insights-collection',
+  async handle(deps, event) {
+    if (event.type !== 'post.published') return;
+    const post = await deps.db.posts.findOne(
+      { _id: event.subjectId, workspaceId: event.workspaceId },
+      { projection: { platformId: 1, parentPostId: 1 } },
+    );
+    if (!post || post.parentPostId !== null) return;
+    const platform = await deps.db.platforms.findOne({ _id: post.platformId }, { projection: { metadata: 1 } });
+    if (!platform || platformAnalyticsAccess(platform).missingScopes.includes('video.list')) return;
+    await requestCollection(deps, post.platformId);
+  },
+};

@@ -1,0 +1,283 @@
+import type { CoreDeps } from '../context.js';
+import { AppError } from '../errors.js';
+import type { PlatformDoc } from '../platforms/documents.js';
+import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
+import { underTokenLease, withTikTokToken } from '../platforms/tiktok-token-access.js';
+import { TikTokApiError } from '../providers/tiktok/errors.js';
+import { getUserStats } from '../providers/tiktok/user-info.js';
+import { MAX_VIDEO_IDS_PER_QUERY, queryVideoStats } from '../providers/tiktok/video-query.js';
+import { recordAccountSnapshot } from './account-snapshot.js';
+import { listDuePosts, type DuePost } from './due-posts.js';
+import { markUnavailable, recordPostSnapshot } from './record-snapshot.js';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** An account's totals are taken at most this often while its posts are collected… */
+export const TOTALS_EVERY_MS = HOUR_MS;
+/** …and at least this often when none is (so followers are followed between posts). */
+export const TOTALS_AT_LEAST_EVERY_MS = 6 * HOUR_MS;
+/** A post TikTok left out is asked again this much later; left out again, it is `unavailable`. */
+export const MISS_RECHECK_MS = 15 * MINUTE_MS;
+/** TikTok's rate window is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
+export const BACKOFF_FIRST_MS = MINUTE_MS;
+export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
+/** A run never asks more than this many batches (a guard: each batch moves its posts on or sets them aside). */
+const MAX_BATCHES = 500;
+
+export const UNAVAILABLE_REASON =
+  'TikTok no longer returns this post to its creator: it was made private (Only me) or removed. Its last counts stay.';
+
+/** What one run did. */
+export interface CollectReport {
+  calls: number;
+  snapshots: number;
+  missed: number;
+  unavailable: number;
+  totals: boolean;
+  /** Why the run stopped early: TikTok rate-limited or failed it (a backoff follows), or it cannot collect. */
+  stopped: 'rate_limited' | 'failed' | 'not_granted' | 'disconnected' | null;
+  /** Time spent waiting for TikTok. */
+  tiktokMs: number;
+  /** Time spent in the database collecting posts (not counting waits for publishing). */
+  dbMs: number;
+  /** The whole run. */
+  ms: number;
+}
+
+/**
+ * One collection run of a connected account: every post due now, 20 ids a `queryVideoStats` call, each answer
+ * recorded in the slot then current (recordPostSnapshot, idempotent by slot, so a run repeated after a crash
+ * stores nothing twice); posts TikTok leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
+ * account's totals when they are due. A 429 or a TikTok failure ends the run with the posts still due (no
+ * slot is lost: the next run fills the slot current then) and the account backs off; a scope error marks the
+ * scope as not granted, which stops that part until the account is reconnected.
+ */
+export async function collectAccount(deps: CoreDeps, platformId: string): Promise<CollectReport> {
+  const report: CollectReport = {
+    calls: 0,
+    snapshots: 0,
+    missed: 0,
+    unavailable: 0,
+    totals: false,
+    stopped: null,
+    tiktokMs: 0,
+    dbMs: 0,
+    ms: 0,
+  };
+  const started = performance.now();
+  const platform = await deps.db.platforms.findOne({ _id: platformId });
+  const missing = platform ? platformAnalyticsAccess(platform).missingScopes : [];
+  if (!platform || platform.disabled || platform.refreshNeeded) {
+    report.stopped = 'disconnected';
+  } else {
+    await collectBoth(deps, platform, missing, report);
+  }
+  await settleRun(deps, platformId, report);
+  report.ms = performance.now() - started;
+  return report;
+}
+
+async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: string[], report: CollectReport) {
+  try {
+    if (!missing.includes('video.list')) await collectPosts(deps, platform, report);
+    if (!missing.includes('user.info.stats')) await collectTotals(deps, platform, report);
+    if (missing.length === 2) report.stopped = 'not_granted';
+  } catch (error) {
+    report.stopped = await stoppedBy(deps, platform, error);
+  }
+}
+
+async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
+  /**
+   * Database work in pieces a due post can come between: each waits while publishing runs, waits or falls due in
+   * this worker (JobQueue.afterPublishing), so a long run never holds the database from a post.
+   */
+  const piece = <T>(work: () => Promise<T>): Promise<T> =>
+    deps.jobs.afterPublishing(async () => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        report.dbMs += performance.now() - started;
+      }
+    });
+  /** Posts set aside in this run (left out by TikTok): not asked again until their recheck. */
+  const asideIds = new Set<string>();
+  for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
+    const listed = await piece(() =>
+      listDuePosts(deps, platform._id, deps.now(), MAX_VIDEO_IDS_PER_QUERY + asideIds.size),
+    );
+    const due = listed.filter((post) => !asideIds.has(post.postId)).slice(0, MAX_VIDEO_IDS_PER_QUERY);
+    if (due.length === 0) return;
+    const answered = await askTikTok(deps, platform, report, 'video.list', (token) =>
+      queryVideoStats(
+        deps.tiktok,
+        token,
+        due.map((post) => post.releaseId),
+      ),
+    );
+    const takenAt = deps.now();
+    const byId = new Map(answered.map((video) => [video.id, video]));
+    const missed = await piece(async () => {
+      const docs = await deps.db.insightMisses
+        .find({ _id: { $in: due.map((post) => post.postId) } }, { projection: { _id: 1 } })
+        .toArray();
+      return new Set(docs.map((doc) => doc._id));
+    });
+    for (const post of due) {
+      const video = byId.get(post.releaseId);
+      if (!video) {
+        asideIds.add(post.postId);
+        await piece(() => recordMiss(deps, platform, post, report));
+        continue;
+      }
+      const counts = {
+        views: video.viewCount,
+        likes: video.likeCount,
+        comments: video.commentCount,
+        shares: video.shareCount,
+      };
+      const outcome = await piece(() => recordPostSnapshot(deps, post.postId, counts, takenAt));
+      if (outcome.stored) report.snapshots += 1;
+      // Returned again after an absence: the absence is forgotten.
+      if (missed.has(post.postId)) await piece(() => deps.db.insightMisses.deleteOne({ _id: post.postId }));
+    }
+    if (due.length < MAX_VIDEO_IDS_PER_QUERY) return;
+  }
+}
+
+/** The first absence sets the post aside until its recheck; a second one at least that much later ends it. */
+async function recordMiss(deps: CoreDeps, platform: PlatformDoc, post: DuePost, report: CollectReport) {
+  report.missed += 1;
+  const now = deps.now();
+  const miss = await deps.db.insightMisses.findOne({ _id: post.postId });
+  if (miss && now.getTime() - miss.firstMissedAt.getTime() >= MISS_RECHECK_MS) {
+    if (await markUnavailable(deps, post.postId, UNAVAILABLE_REASON)) report.unavailable += 1;
+    await deps.db.insightMisses.deleteOne({ _id: post.postId });
+    return;
+  }
+  if (!miss) {
+    await deps.db.insightMisses.updateOne(
+      { _id: post.postId },
+      { $setOnInsert: { workspaceId: platform.workspaceId, firstMissedAt: now, misses: 1 } },
+      { upsert: true },
+    );
+  }
+  // Asked again at the recheck (the slot stays the same: nothing is skipped but the wait).
+  const firstMissedAt = miss?.firstMissedAt ?? now;
+  await deps.db.postInsights.updateOne(
+    { _id: post.postId, status: 'collecting', nextSlot: post.nextSlot },
+    { $set: { nextDueAt: new Date(firstMissedAt.getTime() + MISS_RECHECK_MS), updatedAt: now } },
+  );
+}
+
+async function collectTotals(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
+  const state = await deps.db.insightCollectors.findOne({ _id: platform._id });
+  const now = deps.now();
+  if (state?.totalsAt && now.getTime() - state.totalsAt.getTime() < TOTALS_EVERY_MS) return;
+  const stats = await askTikTok(deps, platform, report, 'user.info.stats', (token) => getUserStats(deps.tiktok, token));
+  await recordAccountSnapshot(
+    deps,
+    platform._id,
+    {
+      followers: stats.followerCount,
+      following: stats.followingCount,
+      likes: stats.likesCount,
+      videos: stats.videoCount,
+    },
+    deps.now(),
+  );
+  await deps.db.insightCollectors.updateOne(
+    { _id: platform._id },
+    { $set: { totalsAt: now }, $setOnInsert: { queuedAt: null, backoffUntil: null, failures: 0 } },
+    { upsert: true },
+  );
+  report.totals = true;
+}
+
+/** TikTok refused a call for want of `scope`. */
+class ScopeRefused extends Error {
+  constructor(readonly scope: string) {
+    super(`TikTok refused the ${scope} scope`);
+  }
+}
+
+/** One TikTok call needing `scope`, with the account's token, counted and timed. */
+async function askTikTok<T>(
+  deps: CoreDeps,
+  platform: PlatformDoc,
+  report: CollectReport,
+  scope: string,
+  call: (accessToken: string) => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    return await withTikTokToken(deps, platform, (token) => {
+      report.calls += 1;
+      return call(token);
+    });
+  } catch (error) {
+    if (error instanceof TikTokApiError && error.tiktokCode === 'scope_not_authorized') throw new ScopeRefused(scope);
+    throw error;
+  } finally {
+    report.tiktokMs += performance.now() - started;
+  }
+}
+
+/** What ended a run early. A scope TikTok refused is taken off the account, so the planner stops asking. */
+async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown): Promise<CollectReport['stopped']> {
+  if (error instanceof ScopeRefused) {
+    await markScopeNotGranted(deps, platform, error.scope);
+    return 'not_granted';
+  }
+  if (error instanceof AppError && error.code === 'rate_limited') return 'rate_limited';
+  if (error instanceof AppError && error.code === 'conflict') return 'disconnected';
+  if (error instanceof AppError) {
+    deps.logger.warn({ platformId: platform._id, code: error.code, err: error }, 'insights collection failed');
+    return 'failed';
+  }
+  throw error;
+}
+
+/**
+ * Records that TikTok refused `scope` to this connection: the account's analytics read as not granted (from
+ * `metadata.scopes`, as the platform list shows them) until a reconnect stores the scopes TikTok grants then.
+ */
+async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope: string): Promise<void> {
+  await underTokenLease(
+    deps,
+    platform._id,
+    async () => {
+      const current = await deps.db.platforms.findOne({ _id: platform._id });
+      const scopes = current?.metadata.scopes;
+      if (!current || !Array.isArray(scopes) || !scopes.includes(scope)) return;
+      await deps.db.platforms.updateOne(
+        { _id: platform._id },
+        { $set: { 'metadata.scopes': scopes.filter((s) => s !== scope), updatedAt: deps.now() } },
+      );
+    },
+    60_000,
+  );
+  deps.logger.warn({ platformId: platform._id, scope }, 'tiktok refused an analytics scope; reconnecting grants it');
+}
+
+/** Ends the run in the account's state: no run queued any more, and a backoff when TikTok refused or failed it. */
+async function settleRun(deps: CoreDeps, platformId: string, report: CollectReport): Promise<void> {
+  const failed = report.stopped === 'rate_limited' || report.stopped === 'failed';
+  const state = await deps.db.insightCollectors.findOne({ _id: platformId });
+  const failures = failed ? (state?.failures ?? 0) + 1 : 0;
+  const backoffMs = Math.min(BACKOFF_FIRST_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
+  await deps.db.insightCollectors.updateOne(
+    { _id: platformId },
+    {
+      $set: {
+        queuedAt: null,
+        failures,
+        backoffUntil: failed ? new Date(deps.now().getTime() + backoffMs) : null,
+      },
+      $setOnInsert: { totalsAt: null },
+    },
+    { upsert: true },
+  );
+}

@@ -1,0 +1,56 @@
+import type { CoreDeps } from '../../src/core/context.js';
+import { publicUrlOf } from '../../src/core/media/view.js';
+import type { PlatformDoc } from '../../src/core/platforms/documents.js';
+import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
+import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
+import type { TikTokFixture } from '../support/tiktok.js';
+
+/** GETs or sends JSON to the emulator's control API and answers the JSON. */
+export async function emulatorControl<T>(f: TikTokFixture, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${f.emulator.url}/__control${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`control ${method} ${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** How many `POST /v2/video/query/` calls the emulator has received. */
+export async function videoQueryCalls(f: TikTokFixture): Promise<number> {
+  const { requests } = await emulatorControl<{ requests: Record<string, number> }>(f, 'GET', '/requests');
+  return requests['POST /v2/video/query/'] ?? 0;
+}
+
+/**
+ * `count` public posts on the account at TikTok, made the way a creator makes several from one upload: a
+ * photo sent to the inbox (a real init from Postdeck's client), then posted from the app `count` times (the
+ * control API). Answers TikTok's post ids.
+ */
+export async function postsOnTikTok(
+  f: TikTokFixture,
+  deps: CoreDeps,
+  platform: PlatformDoc,
+  image: Parameters<typeof publicUrlOf>[0],
+  count: number,
+): Promise<string[]> {
+  const { publishId } = await withTikTokToken(deps, platform, (token) =>
+    initPhotoPost(deps.tiktok, token, {
+      postMode: 'MEDIA_UPLOAD',
+      postInfo: { title: 'From the inbox' },
+      photoImages: [publicUrlOf(image, deps.media.publicBaseUrl)],
+      photoCoverIndex: 0,
+    }),
+  );
+  for (let tries = 0; ; tries += 1) {
+    const publish = await emulatorControl<{ status: string }>(f, 'GET', `/posts/${publishId}`);
+    if (publish.status === 'SEND_TO_USER_INBOX') break;
+    if (tries > 600) throw new Error(`the inbox photo stayed ${publish.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const posted = await emulatorControl<{ postIds: string[] }>(f, 'POST', `/posts/${publishId}/user-posts`, {
+    postCount: count,
+  });
+  if (posted.postIds.length !== count) throw new Error(`TikTok released ${posted.postIds.length} of ${count} posts`);
+  return posted.postIds;
+}
