@@ -1,30 +1,26 @@
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey, revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { ApiKeyCache } from '../../src/core/auth/key-cache.js';
 import type { CoreDeps } from '../../src/core/context.js';
-import { collectionsOf } from '../../src/core/db/collections.js';
 import { hashSecret } from '../../src/core/identity/tokens.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { openTestDatabase, watchCommands, type TestDatabase, type WatchedDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 
 let t: TestDatabase;
-let monitored: MongoClient;
-const commands: CommandStartedEvent[] = [];
+let watched: WatchedDatabase;
 beforeAll(async () => {
   t = await openTestDatabase();
-  monitored = await new MongoClient(t.uri, { monitorCommands: true }).connect();
-  monitored.on('commandStarted', (event) => commands.push(event));
+  watched = await watchCommands(t);
 });
 afterAll(async () => {
-  await monitored.close();
+  await watched.close();
   await t.close();
 });
 
 /** Core deps as another process has them: its own key cache, its own connection (watched). */
 function replica(): CoreDeps {
-  const db = collectionsOf(monitored.db(t.dbName));
+  const db = watched.db;
   return { ...t.deps, db, keyCache: new ApiKeyCache(db, t.deps.logger) };
 }
 
@@ -36,15 +32,15 @@ describe('API key verification', () => {
   it('answers a key it verified before without a database round trip', async () => {
     const tenant = await buildTenant(t.deps);
     const deps = replica();
-    commands.length = 0;
+    watched.commands.length = 0;
     for (let i = 0; i < 50; i++) {
       expect((await authenticateApiKey(deps, tenant.apiKey)).workspaceId).toBe(tenant.workspaceId);
     }
-    const reads = commands.filter((c) => c.commandName === 'find').map((c) => c.command.find as string);
+    const reads = watched.commands.filter((c) => c.commandName === 'find').map((c) => c.command.find as string);
     // One secret lookup and one key read; the revision is reread at most twice a second.
     expect(reads.filter((name) => name === 'secret_lookups' || name === 'api_keys')).toHaveLength(2);
     expect(reads.filter((name) => name === 'api_key_revisions').length).toBeLessThan(10);
-    expect(commands.filter((c) => c.commandName === 'update')).toHaveLength(0);
+    expect(watched.commands.filter((c) => c.commandName === 'update')).toHaveLength(0);
   });
 
   it('refuses a revoked key on its next use on every replica, answered from cache or not', async () => {
@@ -77,17 +73,17 @@ describe('API key verification', () => {
     const tenants = await Promise.all([buildTenant(t.deps), buildTenant(t.deps), buildTenant(t.deps)]);
     const deps = replica();
     for (let i = 0; i < 10; i++) for (const tenant of tenants) await authenticateApiKey(deps, tenant.apiKey);
-    commands.length = 0;
+    watched.commands.length = 0;
     await deps.keyCache.flush();
-    expect(commands.filter((c) => c.commandName === 'update')).toHaveLength(1);
+    expect(watched.commands.filter((c) => c.commandName === 'update')).toHaveLength(1);
     const keys = await t.deps.db.apiKeys.find({ workspaceId: { $in: tenants.map((x) => x.workspaceId) } }).toArray();
     const usage = await t.deps.db.apiKeyUsage.find({ _id: { $in: keys.map((k) => k._id) } }).toArray();
     expect(usage).toHaveLength(3);
     // Used again within the minute: nothing more to write.
     for (const tenant of tenants) await authenticateApiKey(deps, tenant.apiKey);
-    commands.length = 0;
+    watched.commands.length = 0;
     await deps.keyCache.flush();
-    expect(commands.filter((c) => c.commandName === 'update')).toHaveLength(0);
+    expect(watched.commands.filter((c) => c.commandName === 'update')).toHaveLength(0);
   });
 });
 

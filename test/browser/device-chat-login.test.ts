@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatLogin } from '../../src/core/chat/login.js';
 import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
-import { openBrowser, SCREENSHOTS } from '../support/chat-cards.js';
+import { openBrowser, SCREENSHOTS, signInContext } from '../support/chat-cards.js';
 
 // The verification page as the person who typed `/postdeck login` in Slack sees it, in Chromium.
 const { t, server } = await useTestServer();
@@ -15,11 +15,7 @@ let page: Page;
 beforeAll(async () => {
   user = await buildUser(t.deps, { name: 'Sam Slack' });
   ({ browser, page } = await openBrowser());
-  const host = new URL(server.url).hostname;
-  await page.context().addCookies([
-    { name: 'pd_session', value: user.session, domain: host, path: '/' },
-    { name: 'pd_ws', value: user.workspaceId, domain: host, path: '/' },
-  ]);
+  await signInContext(page.context(), server.url, user);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

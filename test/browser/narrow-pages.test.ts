@@ -5,7 +5,7 @@ import { mintApiKey } from '../../src/core/auth/api-keys.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
-import { openBrowser, SCREENSHOTS } from '../support/chat-cards.js';
+import { openBrowser, SCREENSHOTS, signInContext } from '../support/chat-cards.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 import { connectAccount } from '../platforms/support.js';
 
@@ -28,11 +28,7 @@ beforeAll(async () => {
   const account = await f.createAccount({ displayName: 'A Creator With A Long Display Name' });
   await connectAccount(t.deps, user.scope, account.openId);
   ({ browser, page } = await openBrowser());
-  const host = new URL(server.url).hostname;
-  await page.context().addCookies([
-    { name: 'pd_session', value: user.session, domain: host, path: '/' },
-    { name: 'pd_ws', value: user.workspaceId, domain: host, path: '/' },
-  ]);
+  await signInContext(page.context(), server.url, user);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

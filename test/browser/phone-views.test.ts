@@ -8,7 +8,7 @@ import { ingestUpload } from '../../src/core/media/ingest.js';
 import { createUploadedMedia } from '../../src/core/media/upload-media.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { connectAccount } from '../platforms/support.js';
-import { openBrowser, SCREENSHOTS } from '../support/chat-cards.js';
+import { openBrowser, SCREENSHOTS, signInContext } from '../support/chat-cards.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
@@ -60,11 +60,7 @@ beforeAll(async () => {
     viewport: { width: 390, height: 844 },
     permissions: ['clipboard-read', 'clipboard-write'],
   });
-  const host = new URL(server.url).hostname;
-  await context.addCookies([
-    { name: 'pd_session', value: user.session, domain: host, path: '/' },
-    { name: 'pd_ws', value: user.workspaceId, domain: host, path: '/' },
-  ]);
+  await signInContext(context, server.url, user);
   page = await context.newPage();
 }, 240_000);
 afterAll(async () => {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
+import { connectMcpOverHttp } from '../support/mcp.js';
 import { DIRECT } from '../support/posts.js';
 
 // generate_slideshow over Streamable HTTP on the emulators, with a worker running the job.
@@ -21,14 +21,8 @@ afterAll(async () => {
 
 async function creator() {
   const { tenant, platform } = await creatorTenant(stack);
-  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${stack.server.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${tenant.apiKey}` } },
-    }),
-  );
+  const client = await connectMcpOverHttp(stack.server.url, tenant.apiKey);
   clients.push(client);
-  await client.listTools();
   return { client, platformId: platform._id };
 }
 

@@ -1,10 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/core/operations/registry.js';
 import { buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
+import { connectMcpOverHttp } from '../support/mcp.js';
 import { makeJpeg } from '../support/media.js';
 
 // The MCP endpoint over real HTTP on loopback, reached with the SDK's own client and transport.
@@ -16,13 +16,8 @@ afterAll(async () => {
 });
 
 async function connect(apiKey: string): Promise<Client> {
-  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-  });
-  await client.connect(transport);
+  const client = await connectMcpOverHttp(server.url, apiKey);
   clients.push(client);
-  await client.listTools(); // the client checks structured results against the schemas it listed
   return client;
 }
 

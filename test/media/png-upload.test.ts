@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
+import { connectMcpOverHttp } from '../support/mcp.js';
 import { makeJpeg, pathOf, upload } from '../support/media.js';
 
 // PNG in, JPEG out: screenshots and image-model output are PNG, TikTok takes JPEG and WebP. Every way
@@ -87,13 +87,8 @@ async function served(url: string): Promise<{ type: string | null; bytes: Buffer
 }
 
 async function connect(apiKey: string): Promise<Client> {
-  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-  });
-  await client.connect(transport);
+  const client = await connectMcpOverHttp(server.url, apiKey);
   clients.push(client);
-  await client.listTools(); // the client checks structured results against the schemas it listed
   return client;
 }
 

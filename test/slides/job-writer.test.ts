@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreDeps } from '../../src/core/context.js';
-import { collectionsOf } from '../../src/core/db/collections.js';
 import type { GenerationJobDoc, GenerationSlideDoc } from '../../src/core/slides/generation/documents.js';
 import { JobWriter } from '../../src/core/slides/generation/job-writer.js';
-import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { openTestDatabase, watchCommands, type TestDatabase, type WatchedDatabase } from '../support/db.js';
 
 // A generation job's progress writes, watched on the wire: slides that finish together (the last
 // round of a job) must not each pay a database round trip before the post can be made.
 let t: TestDatabase;
-let monitored: MongoClient;
-const commands: CommandStartedEvent[] = [];
+let watched: WatchedDatabase;
 beforeAll(async () => {
   t = await openTestDatabase();
-  monitored = await new MongoClient(t.uri, { monitorCommands: true }).connect();
-  monitored.on('commandStarted', (event) => commands.push(event));
+  watched = await watchCommands(t);
 });
 afterAll(async () => {
-  await monitored.close();
+  await watched.close();
   await t.close();
 });
 
@@ -39,16 +35,17 @@ async function writerFor(count: number): Promise<JobWriter> {
     updatedAt: now,
   } as unknown as GenerationJobDoc;
   await t.deps.db.generationJobs.insertOne(structuredClone(job));
-  const deps: CoreDeps = { ...t.deps, db: collectionsOf(monitored.db(t.dbName)) };
+  const deps: CoreDeps = { ...t.deps, db: watched.db };
   return new JobWriter(deps, job);
 }
 
-const updates = () => commands.filter((c) => c.commandName === 'update' && c.command.update === 'generation_jobs');
+const updates = () =>
+  watched.commands.filter((c) => c.commandName === 'update' && c.command.update === 'generation_jobs');
 
 describe('JobWriter', () => {
   it('sends the slides that finish while a write is in flight together, in one update, none lost', async () => {
     const writer = await writerFor(4);
-    commands.length = 0;
+    watched.commands.length = 0;
     const first = writer.slide(0, { generatedMediaId: 'image-0' }, true);
     // Three more slides finish while the first write is on its way.
     const rest = [1, 2, 3].map((position) =>
@@ -72,7 +69,7 @@ describe('JobWriter', () => {
 
   it('keeps the order of writes that cannot share an update (a stage replacing the slides, then a slide)', async () => {
     const writer = await writerFor(2);
-    commands.length = 0;
+    watched.commands.length = 0;
     const staged = writer.stage('generating_images', { slides: [slide(0), slide(1), slide(2)] });
     const recorded = writer.slide(2, { generatedMediaId: 'image-2' }, true);
     await Promise.all([staged, recorded]);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
 import { buildTenant } from '../support/factories.js';
+import { connectMcpOverHttp } from '../support/mcp.js';
 import { call, DIRECT } from '../support/posts.js';
 
 // What the model writes is checked and made well-formed before it is stored or answered.
@@ -143,14 +143,8 @@ describe('text cut mid-emoji', () => {
 
   it('answers the generate_captions tool with well-formed text', async () => {
     const tenant = await buildTenant(stack.t.deps);
-    const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${stack.server.url}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${tenant.apiKey}` } },
-      }),
-    );
+    const client = await connectMcpOverHttp(stack.server.url, tenant.apiKey);
     clients.push(client);
-    await client.listTools();
     const result = (await client.callTool({
       name: 'generate_captions',
       arguments: { topic: EMOJI_TOPIC, slideCount: 3 },

@@ -1,8 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
+import { connectMcpOverHttp } from '../support/mcp.js';
 import { makeJpeg, upload } from '../support/media.js';
 import { call, DIRECT, type Detail } from '../support/posts.js';
 
@@ -21,14 +21,8 @@ afterAll(async () => {
 });
 
 async function mcp(apiKey: string): Promise<Client> {
-  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${stack.server.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-    }),
-  );
+  const client = await connectMcpOverHttp(stack.server.url, apiKey);
   clients.push(client);
-  await client.listTools();
   return client;
 }
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
@@ -16,6 +16,19 @@ export async function openBrowser(): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
   const page = await (await browser.newContext({ viewport: { width: 800, height: 900 } })).newPage();
   return { browser, page };
+}
+
+/** Signs `user` in to the server at `serverUrl` in this browser context (its session and workspace cookies). */
+export async function signInContext(
+  context: BrowserContext,
+  serverUrl: string,
+  user: { session: string; workspaceId: string },
+): Promise<void> {
+  const domain = new URL(serverUrl).hostname;
+  await context.addCookies([
+    { name: 'pd_session', value: user.session, domain, path: '/' },
+    { name: 'pd_ws', value: user.workspaceId, domain, path: '/' },
+  ]);
 }
 
 /** A 9:16 slide: a flat colour with its number written large, so the order shows in the picture. */

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import { inject } from 'vitest';
 import { ApiKeyCache } from '../../src/core/auth/key-cache.js';
-import { collectionsOf, ensureIndexes } from '../../src/core/db/collections.js';
+import { collectionsOf, ensureIndexes, type Collections } from '../../src/core/db/collections.js';
 import type { CoreDeps } from '../../src/core/context.js';
 import { createJobRunner, type JobRunner } from '../../src/core/jobs/job-runner.js';
 import { JOB_DEFINITIONS } from '../../src/app/jobs.js';
@@ -130,4 +130,20 @@ export async function openTestDatabase(
       await rm(mediaDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A second connection to a test database whose commands are recorded, as a test sees them on the wire. */
+export interface WatchedDatabase {
+  /** The collections through the watched connection. */
+  db: Collections;
+  /** Every command sent on it, oldest first (a test empties it with `commands.length = 0`). */
+  commands: CommandStartedEvent[];
+  close(): Promise<void>;
+}
+
+export async function watchCommands(t: TestDatabase): Promise<WatchedDatabase> {
+  const client = await new MongoClient(t.uri, { monitorCommands: true }).connect();
+  const commands: CommandStartedEvent[] = [];
+  client.on('commandStarted', (event) => commands.push(event));
+  return { db: collectionsOf(client.db(t.dbName)), commands, close: () => client.close() };
 }

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ENTRY } from './spawn.js';
 
 /**
@@ -24,4 +26,19 @@ export function postdeckMcpTransport(
     },
     stderr,
   });
+}
+
+/**
+ * The SDK's own client over Streamable HTTP to `serverUrl`/mcp with `apiKey`, its tools listed: the
+ * client then checks each structured result against the tool's output schema, as an agent's does.
+ */
+export async function connectMcpOverHttp(serverUrl: string, apiKey: string): Promise<Client> {
+  const client = new Client({ name: 'postdeck-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${serverUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    }),
+  );
+  await client.listTools();
+  return client;
 }
