@@ -27,7 +27,7 @@ const STATED_RULES: readonly StatedRule[] = [
   // Cursors are the server's own.
   { field: 'cursor', says: 'nextCursor of the previous page' },
   // A listing's window is bounded.
-  { field: 'endDate', says: 'at most 93 days after it' },
+  { field: 'endDate', says: 'after startDate and at most 93 days after it' },
   // Slides: each index once (also the `x-unique-by: index` extension).
   { field: 'slides', says: 'each index at most once' },
   // Generation: the topic path's options.

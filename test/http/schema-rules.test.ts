@@ -100,6 +100,49 @@ describe('rules across fields are stated where the request is described', () => 
   });
 });
 
+describe('date ranges state their rule', () => {
+  const paths = ['/public/v1/posts', '/public/v1/analytics/posts', '/public/v1/analytics/accounts/{id}'];
+  const toolNames = ['list_posts', 'list_post_metrics', 'get_account_metrics'];
+
+  it('says on every surface that endDate comes after startDate, at most 93 days after it', async () => {
+    const doc = (await (await server.request('/public/v1/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; description?: string; schema?: Schema }[] } }>;
+    };
+    for (const path of paths) {
+      const endDate = doc.paths[path]!.get.parameters.find((parameter) => parameter.name === 'endDate')!;
+      expect(endDate.description ?? endDate.schema?.description, path).toContain(
+        'after startDate and at most 93 days after it',
+      );
+    }
+    for (const name of toolNames) {
+      expect(tools.get(name)!.properties.endDate!.description, name).toContain(
+        'after startDate and at most 93 days after it',
+      );
+    }
+  });
+
+  it('refuses a reversed or too long range on endDate, the same way for each', async () => {
+    const platformId = '00000000-0000-4000-8000-000000000000';
+    for (const path of [
+      '/public/v1/posts',
+      '/public/v1/analytics/posts',
+      `/public/v1/analytics/accounts/${platformId}`,
+    ]) {
+      for (const [startDate, endDate] of [
+        ['2026-05-02T00:00:00Z', '2026-05-01T00:00:00Z'],
+        ['2026-01-01T00:00:00Z', '2026-05-01T00:00:00Z'],
+      ]) {
+        const answer = await server.request(`${path}?startDate=${startDate}&endDate=${endDate}`, { apiKey });
+        expect(answer.status, path).toBe(400);
+        expect(await answer.json()).toMatchObject({
+          code: 'invalid_request',
+          details: [{ path: ['query', 'endDate'] }],
+        });
+      }
+    }
+  });
+});
+
 describe('text limits apply to what was sent', () => {
   const name = (length: number, fill = ' ') => `a${fill.repeat(length - 1)}`;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { END_DATE_RULE } from '../date-range.js';
 
 const DateTimeSchema = z.iso.datetime({ offset: true });
 const Count = z.int().min(0);
@@ -63,9 +64,7 @@ export const POST_SORTS = ['views', 'likes', 'shares', 'engagement_rate'] as con
 
 export const ListPostMetricsInputSchema = z.object({
   startDate: DateTimeSchema.optional().describe('publishing time from (inclusive); default endDate minus 30 days'),
-  endDate: DateTimeSchema.optional().describe(
-    'publishing time to (exclusive); default now; at most 93 days after startDate',
-  ),
+  endDate: DateTimeSchema.optional().describe(`publishing time to (exclusive); default now; ${END_DATE_RULE}`),
   platformId: z.uuid().optional().describe('only posts of this TikTok account (from list platforms)'),
   sortBy: z
     .enum(POST_SORTS)
@@ -129,7 +128,7 @@ export const AccountMetricsSchema = z
 export const GetAccountMetricsInputSchema = z.object({
   id: z.uuid().describe('the TikTok account (platform) id, from list platforms'),
   startDate: DateTimeSchema.optional().describe('inclusive; default endDate minus 30 days'),
-  endDate: DateTimeSchema.optional().describe('exclusive; default now; at most 93 days after startDate'),
+  endDate: DateTimeSchema.optional().describe(`exclusive; default now; ${END_DATE_RULE}`),
 });
 export type GetAccountMetricsInput = z.output<typeof GetAccountMetricsInputSchema>;
 

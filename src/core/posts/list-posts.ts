@@ -1,12 +1,9 @@
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
-import { AppError } from '../errors.js';
+import { checkedRange, DAY_MS, MAX_RANGE_DAYS } from '../date-range.js';
 import type { ListPostsInput } from './schema.js';
 import { attemptsByPost, toPost, type PostView } from './view.js';
 
-const DAY_MS = 86_400_000;
-/** The widest range one list covers: a quarter, enough for a calendar view. */
-export const MAX_LIST_RANGE_DAYS = 93;
 /** Without any date, the list starts this far back (and spans the maximum range from there). */
 const DEFAULT_LOOKBACK_DAYS = 31;
 
@@ -36,22 +33,12 @@ function timeOf(doc: PostDoc): number {
 }
 
 function listRange(query: ListPostsInput, now: Date): { start: Date; end: Date } {
-  const maxMs = MAX_LIST_RANGE_DAYS * DAY_MS;
+  const maxMs = MAX_RANGE_DAYS * DAY_MS;
   const givenStart = query.startDate === undefined ? null : new Date(query.startDate);
   const givenEnd = query.endDate === undefined ? null : new Date(query.endDate);
   const start =
     givenStart ??
     (givenEnd ? new Date(givenEnd.getTime() - maxMs) : new Date(now.getTime() - DEFAULT_LOOKBACK_DAYS * DAY_MS));
   const end = givenEnd ?? new Date(start.getTime() + maxMs);
-  if (end.getTime() <= start.getTime()) {
-    throw rangeError('endDate must be after startDate');
-  }
-  if (end.getTime() - start.getTime() > maxMs) {
-    throw rangeError(`the range may span at most ${MAX_LIST_RANGE_DAYS} days`);
-  }
-  return { start, end };
-}
-
-function rangeError(message: string): AppError {
-  return new AppError('invalid_request', `The date range is not valid: ${message}`, [{ path: ['endDate'], message }]);
+  return checkedRange(start, end);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
+import { END_DATE_RULE } from '../date-range.js';
 import { storableObject } from '../operations/storable.js';
 import { TIKTOK_SETTING_KEYS } from '../platforms/tiktok-settings-schema.js';
 
@@ -166,7 +167,7 @@ export type CreatePostsInput = z.infer<typeof CreatePostsInputSchema>;
 
 export const ListPostsInputSchema = z.object({
   startDate: DateTimeSchema.optional().describe('inclusive; default endDate minus 93 days, or 31 days ago'),
-  endDate: DateTimeSchema.optional().describe('exclusive; default startDate plus 93 days; at most 93 days after it'),
+  endDate: DateTimeSchema.optional().describe(`exclusive; default startDate plus 93 days; ${END_DATE_RULE}`),
 });
 export type ListPostsInput = z.infer<typeof ListPostsInputSchema>;
 
