@@ -50,7 +50,7 @@ describe('the insight record of a published post', () => {
     expect((await t.deps.db.postInsights.findOne({ _id: reordered._id }))!.hook?.text).toBe('The second slide');
   });
 
-  it('is made by the published event when the direct write never happened, and only once', async () => {
+  it('is made by the published event, once however often the event is delivered', async () => {
     const { tenant, platform } = await world();
     const post = await buildPost(t.deps, tenant.workspaceId, {
       platformId: platform._id,

@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../../src/core/context.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
+import { insightsConsumer } from '../../src/core/insights/open-insight.js';
 import { markPublished } from '../../src/core/publishing/post-outcome.js';
 import { buildPost } from '../support/posts.js';
 import type { TestServer } from '../support/http.js';
@@ -8,24 +9,30 @@ import { call } from '../support/posts.js';
 
 /**
  * A root post published the way the engine publishes it: PUBLISHING (as its attempt left it), then
- * `markPublished` with TikTok's post id.
+ * `markPublished` with TikTok's post id, and its `post.published` event delivered to the insights
+ * consumer (which opens the post's insight record) as a worker's event delivery would.
  */
 export async function publishPost(
   deps: CoreDeps,
   tenant: { workspaceId: string; accountId: string },
   platformId: string,
-  options: { mediaIds?: string[]; releaseId?: string | null } = {},
+  options: { mediaIds?: string[]; releaseId?: string | null; content?: string } = {},
 ): Promise<PostDoc> {
   const post = await buildPost(deps, tenant.workspaceId, {
     accountId: tenant.accountId,
     platformId,
     state: 'PUBLISHING',
     mediaIds: options.mediaIds ?? [],
+    ...(options.content === undefined ? {} : { content: options.content }),
   });
   const releaseId = options.releaseId === undefined ? `v_${post._id.slice(0, 8)}` : options.releaseId;
   const published = await markPublished(deps, post, { releaseId, releaseUrl: null });
   if (!published) throw new Error('the post was not PUBLISHING');
-  return (await deps.db.posts.findOne({ _id: post._id })) as PostDoc;
+  const stored = (await deps.db.posts.findOne({ _id: post._id })) as PostDoc;
+  const event = stored.events?.find((candidate) => candidate.type === 'post.published');
+  if (!event) throw new Error('markPublished recorded no post.published event');
+  await insightsConsumer.handle(deps, event);
+  return stored;
 }
 
 /** A carousel's slides composited over REST with `hook` on slide 0: their media ids, slide order. */

@@ -4,12 +4,10 @@ import { recordAccountSnapshot } from '../../src/core/insights/account-snapshot.
 import { recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
-import { markPublished } from '../../src/core/publishing/post-outcome.js';
-import { compositeCarousel, counts } from '../insights/support.js';
+import { compositeCarousel, counts, publishPost } from '../insights/support.js';
 import { buildPlatform } from '../support/factories.js';
 import type { TestServer } from '../support/http.js';
 import type { TestUser } from '../support/identity.js';
-import { buildPost } from '../support/posts.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -25,8 +23,8 @@ export interface SeededSnapshot {
 export const FORMULA_CAPTION = '=HYPERLINK("http://evil.example","click"), then "quoted" words';
 
 /**
- * Published `hoursAgo` hours before now, as the engine publishes it: PUBLISHING, then markPublished
- * (with a clock at that moment, so the insight record starts then).
+ * Published `hoursAgo` hours before now, as the engine publishes it (publishPost, with a clock at that
+ * moment, so the insight record starts then).
  */
 export async function publishAt(
   deps: CoreDeps,
@@ -36,20 +34,8 @@ export async function publishAt(
   content: string,
   mediaIds: string[] = [],
 ): Promise<PostDoc> {
-  const post = await buildPost(deps, user.workspaceId, {
-    accountId: user.accountId,
-    platformId: platform._id,
-    state: 'PUBLISHING',
-    content,
-    mediaIds,
-  });
   const at = new Date(Date.now() - hoursAgo * HOUR);
-  const published = await markPublished({ ...deps, now: () => at }, post, {
-    releaseId: `v_${post._id.slice(0, 8)}`,
-    releaseUrl: null,
-  });
-  if (!published) throw new Error('the post was not PUBLISHING');
-  return (await deps.db.posts.findOne({ _id: post._id })) as PostDoc;
+  return publishPost({ ...deps, now: () => at }, user, platform._id, { content, mediaIds });
 }
 
 /**

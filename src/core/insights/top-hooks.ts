@@ -31,14 +31,6 @@ export async function listTopHooks(
   };
 }
 
-/** The workspace's best `count` hooks with their numbers (for captions that learn from them). */
-export async function topHooksOf(deps: CoreDeps, workspaceId: string, count: number): Promise<TopHook[]> {
-  const docs = await deps.db.postInsights
-    .find({ workspaceId, hook: { $ne: null }, rankingViews: { $ne: null } })
-    .toArray();
-  return rankHooks(docs).slice(0, count);
-}
-
 function rankHooks(docs: PostInsightDoc[]): TopHook[] {
   const groups = new Map<string, PostInsightDoc[]>();
   for (const doc of docs) {

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
-import { openPostInsight, recordInsightRelease } from '../insights/open-insight.js';
+import { recordInsightRelease } from '../insights/open-insight.js';
 import type { PostDoc } from '../posts/documents.js';
 import { refundPostCap } from '../posts/post-cap.js';
 import { settleChildren } from './children.js';
@@ -52,10 +52,6 @@ export async function markPublished(
   if (result.modifiedCount === 0) return false;
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
-  // Its insights start now; if this write fails or the process dies, the event's consumer makes them.
-  await openPostInsight(deps, { ...post, ...release }, now).catch((error: unknown) => {
-    deps.logger.warn({ err: error, postId: post._id }, 'the insight record waits for the published event');
-  });
   await settleChildren(deps, post, 'PUBLISHED', now);
   return true;
 }
