@@ -67,6 +67,7 @@ const EnvSchema = z
     TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
     TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
     TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
+    TIKTOK_ANALYTICS: boolean.default(true),
     TIKTOK_EMULATOR_PORT: port.default(0),
     TIKTOK_EMULATOR_URL: z.url().optional(),
     TIKTOK_EMULATOR_PUBLIC_URL: z.url().optional(),
@@ -148,6 +149,8 @@ export interface Config {
     readonly clientSecret: string | undefined;
     readonly authBaseUrl: string;
     readonly apiBaseUrl: string;
+    /** false: connecting asks TikTok only for the publishing scopes (an app without the Display API product). */
+    readonly analytics: boolean;
   };
   /**
    * Without TikTok credentials: the built-in emulator's port (0: any free port), or an emulator already
@@ -261,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       clientSecret: vars.TIKTOK_CLIENT_SECRET,
       authBaseUrl: vars.TIKTOK_AUTH_BASE_URL.replace(/\/+$/, ''),
       apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
+      analytics: vars.TIKTOK_ANALYTICS,
     },
     tiktokEmulator: {
       port: vars.TIKTOK_EMULATOR_PORT,

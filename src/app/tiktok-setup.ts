@@ -31,6 +31,7 @@ export function tiktokClientConfig(
       clientKey: config.tiktok.clientKey,
       clientSecret: config.tiktok.clientSecret,
       redirectUri,
+      analytics: config.tiktok.analytics,
     };
   }
   return {
@@ -41,6 +42,7 @@ export function tiktokClientConfig(
     // An admin command without the server's PORT or PUBLIC_URL still names the server's callback.
     redirectUri: emulator?.redirectUri ?? redirectUri,
     emulator: true,
+    analytics: config.tiktok.analytics,
   };
 }
 

@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
 import { startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
-import { DEFAULT_SCOPES } from '../../src/core/providers/tiktok/config.js';
+import { ANALYTICS_SCOPES, POSTING_SCOPES } from '../../src/core/providers/tiktok/config.js';
 import { launchChromium } from '../support/chromium.js';
 import type { TestDatabase } from '../support/db.js';
 import type { TestServer } from '../support/http.js';
@@ -66,9 +66,14 @@ const GRANTED = { granted: true, missingScopes: [], reason: null, fix: null };
 
 describe('analytics access of connected accounts', () => {
   it('asks TikTok for video.list and user.info.stats when connecting, as the consent page shows', async () => {
-    expect(DEFAULT_SCOPES).toEqual(expect.arrayContaining(['video.list', 'user.info.stats', ...OLD_SCOPES]));
+    expect(POSTING_SCOPES).toEqual(OLD_SCOPES);
+    expect(ANALYTICS_SCOPES).toEqual(['video.list', 'user.info.stats']);
     const started = await startTikTokConnection(t.deps, alice.scope, { binding: 'session:consent-page' });
-    expect(new URL(started.authorizeUrl).searchParams.get('scope')?.split(',')).toEqual([...DEFAULT_SCOPES]);
+    expect(new URL(started.authorizeUrl).searchParams.get('scope')?.split(',')).toEqual([
+      ...OLD_SCOPES,
+      'video.list',
+      'user.info.stats',
+    ]);
     const consent = await (await fetch(started.authorizeUrl)).text();
     expect(consent).toContain('<code>video.list</code> <code>user.info.stats</code>');
   });

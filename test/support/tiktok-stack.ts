@@ -1,4 +1,5 @@
 import type { PlanTable } from '../../src/core/plans.js';
+import type { EmulatorSettings } from '../../src/emulators/tiktok/options.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 import { startTestServer, type TestServer } from './http.js';
 import { startTikTokFixture, type TikTokFixture } from './tiktok.js';
@@ -11,13 +12,20 @@ export interface TikTokStack {
   stop(): Promise<void>;
 }
 
-/** `emulatorClient`: the client knows it talks to the emulator, as under `npm start` without TikTok credentials. */
+/**
+ * `emulatorClient`: the client knows it talks to the emulator, as under `npm start` without TikTok credentials.
+ * `analytics`: the client's TIKTOK_ANALYTICS; `emulator`: the emulated app's registration.
+ */
 export async function startTikTokStack(
-  options: { plans?: PlanTable; emulatorClient?: boolean } = {},
+  options: { plans?: PlanTable; emulatorClient?: boolean; analytics?: boolean; emulator?: EmulatorSettings } = {},
 ): Promise<TikTokStack> {
-  const f = await startTikTokFixture();
+  const f = await startTikTokFixture(options.emulator);
   const t = await openTestDatabase({
-    tiktok: options.emulatorClient ? { ...f.config, emulator: true } : f.config,
+    tiktok: {
+      ...f.config,
+      ...(options.emulatorClient ? { emulator: true } : {}),
+      ...(options.analytics === undefined ? {} : { analytics: options.analytics }),
+    },
     plans: options.plans,
   });
   const server = await startTestServer(t);

@@ -14,7 +14,20 @@ describe('TikTok settings', () => {
       clientSecret: undefined,
       authBaseUrl: 'https://www.tiktok.com',
       apiBaseUrl: 'https://open.tiktokapis.com',
+      analytics: true,
     });
+  });
+
+  it('turns analytics off with TIKTOK_ANALYTICS=false, for the app and the emulator alike', () => {
+    const withApp = loadConfig(
+      { TIKTOK_ANALYTICS: 'false', TIKTOK_CLIENT_KEY: 'key', TIKTOK_CLIENT_SECRET: 'secret' },
+      { cwd: emptyDir() },
+    );
+    expect(withApp.tiktok.analytics).toBe(false);
+    expect(tiktokClientConfig(withApp).analytics).toBe(false);
+    const emulated = loadConfig({ TIKTOK_ANALYTICS: '0' }, { cwd: emptyDir() });
+    expect(tiktokClientConfig(emulated, { apiUrl: 'http://e', authUrl: 'http://e' }).analytics).toBe(false);
+    expect(() => loadConfig({ TIKTOK_ANALYTICS: 'off' }, { cwd: emptyDir() })).toThrow(ConfigError);
   });
 
   it('reads the credentials and trims trailing slashes from the hosts', () => {
@@ -29,6 +42,7 @@ describe('TikTok settings', () => {
       clientSecret: 'secret',
       authBaseUrl: 'http://127.0.0.1:4000',
       apiBaseUrl: 'http://127.0.0.1:4000',
+      analytics: true,
     });
   });
 

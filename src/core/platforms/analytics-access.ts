@@ -1,7 +1,5 @@
+import { ANALYTICS_SCOPES } from '../providers/tiktok/config.js';
 import type { PlatformDoc } from './documents.js';
-
-/** The scopes behind analytics: a post's numbers (`video.list`) and the account's (`user.info.stats`), contract 8. */
-export const ANALYTICS_SCOPES: readonly string[] = Object.freeze(['video.list', 'user.info.stats']);
 
 /** Whether Postdeck may read an account's numbers on TikTok, and when not, why and what fixes it. */
 export interface AnalyticsAccess {
@@ -12,10 +10,21 @@ export interface AnalyticsAccess {
   fix: string | null;
 }
 
-/** What the account's granted scopes allow: analytics needs every scope of ANALYTICS_SCOPES. */
-export function analyticsAccess(grantedScopes: readonly string[]): AnalyticsAccess {
+/**
+ * What the account's granted scopes allow: analytics needs every scope of ANALYTICS_SCOPES. `requested`
+ * false: the server did not ask for them when the account was connected (TIKTOK_ANALYTICS=false).
+ */
+export function analyticsAccess(grantedScopes: readonly string[], requested = true): AnalyticsAccess {
   const missingScopes = ANALYTICS_SCOPES.filter((s) => !grantedScopes.includes(s));
   if (missingScopes.length === 0) return { granted: true, missingScopes, reason: null, fix: null };
+  if (!requested) {
+    return {
+      granted: false,
+      missingScopes,
+      reason: 'Analytics was turned off on this server (TIKTOK_ANALYTICS=false) when the account was connected.',
+      fix: "An administrator adds TikTok's Display API product to the app and sets TIKTOK_ANALYTICS=true; then reconnect the account.",
+    };
+  }
   return {
     granted: false,
     missingScopes,
@@ -25,8 +34,17 @@ export function analyticsAccess(grantedScopes: readonly string[]): AnalyticsAcce
   };
 }
 
-/** The analytics access of a stored platform, from the scopes recorded when it was connected (`metadata.scopes`). */
+/**
+ * The analytics access of a stored platform, from the scopes recorded when it was connected (`metadata.scopes`)
+ * and whether they were asked for (`metadata.analyticsRequested`, false only when the server had analytics off).
+ */
 export function platformAnalyticsAccess(doc: Pick<PlatformDoc, 'metadata'>): AnalyticsAccess {
-  const scopes = doc.metadata.scopes;
-  return analyticsAccess(Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : []);
+  const { scopes, analyticsRequested } = doc.metadata;
+  const granted = Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
+  return analyticsAccess(granted, analyticsRequested !== false);
+}
+
+/** True when the platform was connected while the server had analytics turned off (a reconnect alone cannot help). */
+export function analyticsTurnedOff(doc: Pick<PlatformDoc, 'metadata'>): boolean {
+  return doc.metadata.analyticsRequested === false;
 }

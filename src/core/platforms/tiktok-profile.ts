@@ -63,6 +63,8 @@ export async function readTikTokProfile(
     metadata: {
       scopes: [...scopes],
       missingScopes: REQUESTED_FOR_POSTING.filter((s) => !scopes.includes(s)),
+      // Whether the consent asked for analytics: a connection made with TIKTOK_ANALYTICS=false says so.
+      analyticsRequested: http.config.analytics !== false,
       ...(user.unionId ? { unionId: user.unionId } : {}),
       ...(info
         ? {

@@ -99,6 +99,10 @@ function checkRequest(ctx: Context, params: URLSearchParams, options: EmulatorOp
   if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.has(s))) {
     return fail('invalid_scope', 'scope is missing or names an unknown scope.');
   }
+  const unapproved = scopes.filter((s) => options.unapprovedScopes.includes(s));
+  if (unapproved.length > 0) {
+    return fail('invalid_scope', `The app is not approved for the scope ${unapproved.join(', ')}.`);
+  }
   const challenge = params.get('code_challenge');
   if (challenge !== null && params.get('code_challenge_method') !== 'S256') {
     return fail('invalid_request', 'code_challenge_method must be S256.');

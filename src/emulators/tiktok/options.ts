@@ -68,6 +68,11 @@ export interface EmulatorOptions {
   maxPhotoBytes: number;
   /** Largest video (4 GB, read as GiB). */
   maxVideoBytes: number;
+  /**
+   * Known scopes the app is not approved for: a consent request naming one fails with `invalid_scope`, as TikTok
+   * refuses an app without the product behind a scope (an app without the Display API: video.list, user.info.stats).
+   */
+  unapprovedScopes: string[];
   /** The seed of the curve along which published posts' counts grow (contract 8.4): same seed, same numbers. */
   statsSeed: string;
   /** Where received and pulled media bytes are written while checked; a fresh temp directory when unset. */
@@ -110,6 +115,7 @@ export const DEFAULT_EMULATOR_OPTIONS: EmulatorOptions = {
   maxPhotoBytes: 20 * MIB,
   maxVideoBytes: 4 * 1024 * MIB,
   statsSeed: 'postdeck',
+  unapprovedScopes: [],
 };
 
 /** The full options: defaults, then the settings (rate limits and chunk rules merged field by field). */

@@ -5,7 +5,11 @@ import { notFound } from '../../core/errors.js';
 import { authenticateSession } from '../../core/identity/sessions.js';
 import { disconnectPlatform } from '../../core/platforms/disconnect-platform.js';
 import { listAllPlatforms } from '../../core/platforms/list-platforms.js';
-import { completeTikTokConnection, startTikTokConnection } from '../../core/platforms/tiktok-connect.js';
+import {
+  completeTikTokConnection,
+  startTikTokConnection,
+  type ConnectionOutcome,
+} from '../../core/platforms/tiktok-connect.js';
 import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { SESSION_COOKIE, readCookie } from './cookies.js';
@@ -26,6 +30,9 @@ const NOTICES: Partial<Record<string, string>> = {
 };
 const PROBLEMS: Partial<Record<string, string>> = {
   cancelled: 'TikTok did not connect the account: the permission request was cancelled or denied.',
+  // TikTok refuses the whole consent request for a scope the app is not approved for (contract 8.3).
+  scope_refused:
+    "TikTok refused the permissions Postdeck asked for (invalid_scope). If the server's TikTok app lacks the Display API product (analytics), add it in TikTok's developer portal, or set TIKTOK_ANALYTICS=false to connect accounts without analytics.",
 };
 
 const CallbackQuerySchema = z.object({
@@ -61,6 +68,7 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
         workspaceName: page.workspace.name,
         accounts,
         emulator: deps.tiktok.config.emulator === true,
+        analyticsEnabled: deps.tiktok.config.analytics !== false,
         done: NOTICES[key],
         problem: PROBLEMS[key],
       }),
@@ -86,7 +94,7 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
       { state: q.state, code: q.code, error: q.error, errorDescription: q.error_description },
       await sessionBinding(deps, ctx),
     );
-    const notice = result.outcome === 'cancelled' ? 'cancelled' : result.created ? 'connected' : 'reconnected';
+    const notice = noticeOf(result);
     redirect(ctx, `/platforms?ws=${result.workspaceId}&notice=${notice}`);
   });
 
@@ -99,6 +107,11 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
     await disconnectPlatform(deps, page.scope, platformId.data);
     redirect(ctx, `/platforms?ws=${page.workspace.workspaceId}&notice=disconnected`);
   });
+}
+
+function noticeOf(result: ConnectionOutcome): string {
+  if (result.outcome === 'cancelled') return result.error === 'invalid_scope' ? 'scope_refused' : 'cancelled';
+  return result.created ? 'connected' : 'reconnected';
 }
 
 // The OAuth state is bound to the browser session that started it: a callback arriving in another

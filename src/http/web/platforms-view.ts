@@ -1,3 +1,4 @@
+import { analyticsTurnedOff } from '../../core/platforms/analytics-access.js';
 import type { PlatformOverview, PlatformState } from '../../core/platforms/list-platforms.js';
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, type SafeHtml } from './html.js';
@@ -11,6 +12,8 @@ export interface PlatformsView {
   workspaceName: string;
   accounts: PlatformOverview[];
   emulator: boolean;
+  /** false: the server asks TikTok for no analytics scopes (TIKTOK_ANALYTICS=false). */
+  analyticsEnabled: boolean;
   done: string | undefined;
   problem: string | undefined;
 }
@@ -47,6 +50,13 @@ function withoutAnalytics(view: PlatformsView): PlatformOverview[] {
 }
 
 function analyticsNotice(view: PlatformsView): SafeHtml {
+  if (!view.analyticsEnabled) {
+    return markup`<div class="notice info" role="status">
+      <strong>Analytics is turned off on this server</strong> (<code>TIKTOK_ANALYTICS=false</code>): Postdeck asks TikTok
+      only for permission to post, so it shows no views, likes or followers. An administrator turns it on once the
+      TikTok app has the Display API product; then reconnect the accounts.
+    </div>`;
+  }
   const count = withoutAnalytics(view).length;
   if (count === 0) return markup``;
   return markup`<div class="notice info" role="status">
@@ -59,6 +69,9 @@ function analyticsNotice(view: PlatformsView): SafeHtml {
 function analyticsCell({ platform, state }: PlatformOverview): SafeHtml {
   if (state === 'disconnected') return markup`<span class="muted">—</span>`;
   if (platform.analytics.granted) return markup`<span class="badge">Granted</span>`;
+  if (analyticsTurnedOff(platform)) {
+    return markup`<span class="badge off">Off</span><br /><span class="muted">Connected while analytics was off</span>`;
+  }
   return markup`<span class="badge off">Not granted</span><br /><span class="muted">Reconnect the account to grant analytics</span>`;
 }
 
@@ -107,7 +120,7 @@ function accountTable(view: PlatformsView): SafeHtml {
         mutedHeader: true,
         cell: ({ platform, state }) => {
           const name = platform.displayHandle ? `@${platform.displayHandle}` : (platform.displayName ?? platform.id);
-          const reconnect = state !== 'ready' || !platform.analytics.granted;
+          const reconnect = state !== 'ready' || (!platform.analytics.granted && view.analyticsEnabled);
           return markup`${reconnect ? connectForm(view, 'Reconnect', 'secondary small', name) : ''}
             ${
               state === 'disconnected'

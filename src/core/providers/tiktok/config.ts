@@ -13,17 +13,25 @@ export interface TikTokClientConfig {
   readonly redirectUri: string;
   /** True when the hosts are Postdeck's built-in emulator (no TikTok credentials): pages say so. */
   readonly emulator?: boolean;
+  /**
+   * false: connecting asks only for the publishing scopes (TIKTOK_ANALYTICS=false), for an app without
+   * TikTok's Display API product, whose consent request would otherwise fail with `invalid_scope`.
+   */
+  readonly analytics?: boolean;
 }
 
-/**
- * Scopes Postdeck asks for: identity, profile (for the handle), direct post and drafts (contract 1.5), and the
- * Display API reads behind analytics: a post's numbers and the account's (contract 8).
- */
-export const DEFAULT_SCOPES: readonly string[] = Object.freeze([
+/** Scopes publishing needs: identity, profile (for the handle), direct post and drafts (contract 1.5). */
+export const POSTING_SCOPES: readonly string[] = Object.freeze([
   'user.info.basic',
   'user.info.profile',
   'video.publish',
   'video.upload',
-  'video.list',
-  'user.info.stats',
 ]);
+
+/** The Display API reads behind analytics: a post's numbers (`video.list`) and the account's (`user.info.stats`). */
+export const ANALYTICS_SCOPES: readonly string[] = Object.freeze(['video.list', 'user.info.stats']);
+
+/** The scopes a new connection asks for: the publishing ones, and the analytics ones unless turned off. */
+export function connectScopes(config: TikTokClientConfig): readonly string[] {
+  return config.analytics === false ? POSTING_SCOPES : [...POSTING_SCOPES, ...ANALYTICS_SCOPES];
+}

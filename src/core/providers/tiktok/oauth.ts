@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { DEFAULT_SCOPES } from './config.js';
+import { connectScopes } from './config.js';
 import type { TikTokHttp } from './http.js';
 
 /** The flat token answer (contract 1.2), with lifetimes turned into absolute times. */
@@ -40,7 +40,7 @@ export function buildAuthorizeUrl(
 ): string {
   const url = new URL('/v2/auth/authorize/', http.config.authBaseUrl);
   url.searchParams.set('client_key', http.config.clientKey);
-  url.searchParams.set('scope', (input.scopes ?? DEFAULT_SCOPES).join(','));
+  url.searchParams.set('scope', (input.scopes ?? connectScopes(http.config)).join(','));
   url.searchParams.set('redirect_uri', http.config.redirectUri);
   url.searchParams.set('state', input.state);
   url.searchParams.set('response_type', 'code');
