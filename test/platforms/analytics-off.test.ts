@@ -1,7 +1,10 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
 import { planCollection } from '../../src/core/insights/collect-job.js';
 import { POSTING_SCOPES } from '../../src/core/providers/tiktok/config.js';
+import { launchChromium } from '../support/chromium.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { startTikTokStack, type TikTokStack } from '../support/tiktok-stack.js';
 import { answerConsent } from '../support/tiktok.js';
@@ -11,6 +14,7 @@ import { decodeEntities, WebClient } from '../support/web.js';
 // scopes (video.list, user.info.stats) with invalid_scope. TIKTOK_ANALYTICS=false lets such an install
 // keep connecting accounts, without analytics, and every surface says why.
 const WITHOUT_DISPLAY_API = { unapprovedScopes: ['video.list', 'user.info.stats'] };
+const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
 /** Starts a connection through the pages and returns the consent page's URL. */
 async function startThroughPages(browser: WebClient, user: TestUser): Promise<string> {
@@ -91,5 +95,23 @@ describe('TIKTOK_ANALYTICS=false', () => {
     // The collection planner leaves the account alone: no run is queued for it.
     await planCollection(stack.t.deps);
     expect(await stack.t.deps.db.insightCollectors.countDocuments({ _id: platform!.id })).toBe(0);
-  });
+
+    await mkdir(SCREENSHOTS, { recursive: true });
+    const chrome = await launchChromium();
+    try {
+      for (const width of [1280, 390]) {
+        const tab = await chrome.newPage({ viewport: { width, height: 800 } });
+        await tab.goto(`${stack.server.url}/signin`);
+        await tab.getByLabel('Email').fill(user.email);
+        await tab.getByLabel('Password').fill(user.password);
+        await tab.getByRole('button', { name: 'Sign in' }).click();
+        await tab.goto(`${stack.server.url}/platforms?ws=${user.workspaceId}`);
+        await expect.poll(() => tab.getByText('Analytics is turned off on this server').isVisible()).toBe(true);
+        await tab.screenshot({ path: path.join(SCREENSHOTS, `platforms-analytics-off-${width}.png`), fullPage: true });
+        await tab.close();
+      }
+    } finally {
+      await chrome.close();
+    }
+  }, 60_000);
 });
