@@ -2,10 +2,10 @@
  * Insights collection (npm run bench:insights; builds dist/ first): 1,000 published posts over 100 accounts
  * (BENCH_POSTS_PER_ACCOUNT, default 10) collected by one worker process through the TikTok emulator, for
  * BENCH_ROUNDS hourly rounds (default 2). Time is compressed: between rounds every post is aged one hour, the
- * emulator's post clock moved on and the schedule's inputs (publishedAt, nextDueAt) moved back, and the
- * planner is run at once instead of waiting its minute. Printed: TikTok video-query calls per round (an hour of
+ * emulator's post clock moved on and the schedule's inputs (publishedAt, nextDueAt, the accounts' dueAt) moved
+ * back, and the planner is run at once instead of waiting its minute. Printed: TikTok video-query calls per round (an hour of
  * the first 48 h) against the ideal ceil(posts/20) per account, the ratio (goal ≤ 1.1x), the database time per
- * snapshot (the runs' own database work, from the worker's log), the planner's pass over every post;
+ * snapshot (the runs' own database work, from the worker's log), the planner's pass over every account;
  * and the publishing latency of 100 posts on 100 other accounts alone, then with round 1 of the collection due
  * at the same moment (no slower publishing is the goal).
  */
@@ -198,6 +198,14 @@ async function publishedPosts(cluster: Cluster, tenant: Tenant, accounts: Tenant
 async function age(cluster: Cluster, postIds: string[], byMs: number): Promise<void> {
   cluster.emulator.control.postClockOffsetMs += byMs;
   const records = await cluster.db.postInsights.find({ _id: { $in: postIds } }).toArray();
+  // The accounts' next due times (left by their last runs) move with their posts' schedules.
+  const states = await cluster.db.insightCollectors.find({ dueAt: { $ne: null } }).toArray();
+  await mapLimit(states, 8, (state) =>
+    cluster.db.insightCollectors.updateOne(
+      { _id: state._id },
+      { $set: { dueAt: new Date(state.dueAt!.getTime() - byMs) } },
+    ),
+  );
   await mapLimit(records, 8, (record) =>
     cluster.db.postInsights.updateOne(
       { _id: record._id },

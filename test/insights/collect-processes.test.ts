@@ -20,7 +20,7 @@ import { makeJpeg } from '../support/media.js';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 import { emulatorControl, postsOnTikTok } from './collect-support.js';
-import { publishPost } from './support.js';
+import { ageCollectors, publishPost } from './support.js';
 
 // The collection on real worker processes: a worker SIGKILLed mid-collection, another taking over.
 
@@ -135,9 +135,19 @@ describe('collection across worker processes', () => {
 
       await expectEachSlotInItsInterval(postIds, 0);
 
-      // Round 2 (slot 1), an hour on: killed again mid-run, a third worker finishes it.
+      // Round 2 (slot 1), an hour on: killed again mid-run, a third worker finishes it. The runs settle first
+      // (each leaves its account's next due time), so the hour moves those too.
+      await until('every run to settle', async () =>
+        (await deps.db.insightCollectors.countDocuments({ queuedAt: { $ne: null } })) === 0 ? true : undefined,
+      );
       await emulatorControl(f, 'POST', '/clock', { advanceMs: HOUR_MS });
-      for (const record of await deps.db.postInsights.find({ _id: { $in: postIds } }).toArray()) {
+      const aged = await deps.db.postInsights.find({ _id: { $in: postIds } }).toArray();
+      await ageCollectors(
+        deps,
+        aged.map((record) => record.platformId),
+        HOUR_MS,
+      );
+      for (const record of aged) {
         await deps.db.postInsights.updateOne(
           { _id: record._id },
           {

@@ -15,7 +15,7 @@ import {
   waitFor as waitForFast,
   type PublishingWorld,
 } from '../publishing/support.js';
-import { publishPost } from './support.js';
+import { ageCollectors, publishPost } from './support.js';
 import { emulatorControl, postsOnTikTok, videoQueryCalls } from './collect-support.js';
 
 // The collection job on a running worker against the TikTok emulator: the first snapshot after PUBLISHED, the
@@ -50,11 +50,17 @@ async function publishedOnTikTok(platform: PlatformDoc, count: number): Promise<
 
 /**
  * Moves time on by `ms` for these posts: the emulator's post clock (their counts age) and the schedule's
- * inputs (published and due that much earlier), as if the worker had waited that long.
+ * inputs (published and due that much earlier, the accounts' due times too), as if the worker had waited that long.
  */
 async function age(postIds: string[], ms: number): Promise<void> {
   await emulatorControl(w.f, 'POST', '/clock', { advanceMs: ms });
-  for (const record of await w.t.deps.db.postInsights.find({ _id: { $in: postIds } }).toArray()) {
+  const records = await w.t.deps.db.postInsights.find({ _id: { $in: postIds } }).toArray();
+  await ageCollectors(
+    w.t.deps,
+    records.map((record) => record.platformId),
+    ms,
+  );
+  for (const record of records) {
     await w.t.deps.db.postInsights.updateOne(
       { _id: record._id },
       {
@@ -100,6 +106,9 @@ describe('collection', () => {
       });
       expect(totals).toMatchObject({ followers: 1234, likes: 99 });
       expect(openId).toBeTruthy();
+      await waitFor('the run to settle', async () =>
+        (await w.t.deps.db.insightCollectors.findOne({ _id: platform._id }))?.queuedAt === null ? true : undefined,
+      );
 
       // An hour later (post clock and schedule), the planner queues the run and slot 1 holds the counts at 60 min.
       await age([post._id], HOUR_MS);

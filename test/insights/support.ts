@@ -58,3 +58,18 @@ export async function compositeCarousel(
 export function counts(views: number, likes = 0, comments = 0, shares = 0) {
   return { views, likes, comments, shares };
 }
+
+/**
+ * Moves the collection due times of these accounts back by `ms`, with their posts' schedules (tests compress
+ * time by moving stored times back): the planner then sees their posts due as a real hour later would.
+ */
+export async function ageCollectors(deps: CoreDeps, platformIds: Iterable<string>, ms: number): Promise<void> {
+  for (const platformId of new Set(platformIds)) {
+    const state = await deps.db.insightCollectors.findOne({ _id: platformId });
+    if (!state?.dueAt) continue;
+    await deps.db.insightCollectors.updateOne(
+      { _id: platformId },
+      { $set: { dueAt: new Date(state.dueAt.getTime() - ms) } },
+    );
+  }
+}

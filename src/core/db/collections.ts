@@ -10,7 +10,7 @@ import type {
 } from '../chat/documents.js';
 import type { DeviceCodeDoc, DeviceDecisionDoc, DeviceUserCodeDoc } from '../device/documents.js';
 import type { IdempotencyDoc } from '../idempotency/documents.js';
-import type { InsightCollectorDoc, InsightMissDoc } from '../insights/collector-documents.js';
+import type { InsightCollectorDoc, InsightMemberDoc, InsightMissDoc } from '../insights/collector-documents.js';
 import type { AccountSnapshotDoc, PostInsightDoc, PostSnapshotDoc } from '../insights/documents.js';
 import type { InvitationDoc, MembershipDoc, SessionDoc, UserDoc, UserEmailDoc } from '../identity/documents.js';
 import type { EventReceiptDoc, OutboxDoc, RelayMarkDoc } from '../events/documents.js';
@@ -87,6 +87,7 @@ export interface Collections {
   accountSnapshots: Collection<AccountSnapshotDoc>;
   insightCollectors: Collection<InsightCollectorDoc>;
   insightMisses: Collection<InsightMissDoc>;
+  insightMembers: Collection<InsightMemberDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -157,14 +158,10 @@ const INDEXES: IndexTable = {
   chatCards: [{ key: { postId: 1 } }],
   chatDeliveries: [{ key: { expiresAt: 1 } }],
   chatInstallations: [],
-  // Found by `_id` (the post's id) when one post is read or recorded; these serve the collector's
-  // due query per account and the workspace's lists (scanned on FerretDB, used by MongoDB); the relay
-  // sweep reads recently changed ones for their milestone events.
-  postInsights: [
-    { key: { platformId: 1, status: 1, nextDueAt: 1 } },
-    { key: { workspaceId: 1, publishedAt: -1 } },
-    { key: { updatedAt: 1 } },
-  ],
+  // Found by `_id` (the post's id) when one post is read or recorded, and by the collector through its
+  // account's `insightMembers`; these serve the workspace's lists (scanned on FerretDB, used by MongoDB);
+  // the relay sweep reads recently changed ones for their milestone events.
+  postInsights: [{ key: { workspaceId: 1, publishedAt: -1 } }, { key: { updatedAt: 1 } }],
   // Written by `_id` (`<postId>#<slot>`: a slot is stored once); read as one post's series.
   postSnapshots: [{ key: { postId: 1, slot: 1 } }],
   // Written by `_id` (`<platformId>#<hour>`); read as one account's series.
@@ -173,6 +170,8 @@ const INDEXES: IndexTable = {
   insightCollectors: [],
   // Found by `_id` (the post's id) only.
   insightMisses: [],
+  // Walked by `_id` (`<platformId>#<n>`, insert-once) only.
+  insightMembers: [],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -225,6 +224,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   accountSnapshots: 'account_snapshots',
   insightCollectors: 'insight_collectors',
   insightMisses: 'insight_misses',
+  insightMembers: 'insight_members',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -8,6 +8,7 @@ import { definePeriodicJob } from '../jobs/periodic-job.js';
 import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
 import { collectAccount, TOTALS_AT_LEAST_EVERY_MS } from './collect.js';
 import type { InsightCollectorDoc } from './collector-documents.js';
+import { memberId } from './members.js';
 
 /** How often the planner looks for accounts with posts due (a post's first snapshot is due at PUBLISHED). */
 export const PLAN_COLLECTION_EVERY_MS = 60_000;
@@ -80,8 +81,9 @@ function mayQueue(state: InsightCollectorDoc, now: Date): boolean {
 
 /**
  * Queues a run for every connected account with a post due, or whose totals are older than
- * TOTALS_AT_LEAST_EVERY_MS, skipping accounts without the analytics scopes. Reads the platforms, the
- * collection states and the due posts' account ids (projected): one read each, whatever the post count.
+ * TOTALS_AT_LEAST_EVERY_MS, skipping accounts without the analytics scopes. Reads the platforms and the
+ * collection states (one small document per account), then at most one `_id` lookup per account: never
+ * `post_insights`, whatever the number of records.
  */
 export async function planCollection(deps: CoreDeps): Promise<number> {
   const now = deps.now();
@@ -89,24 +91,38 @@ export async function planCollection(deps: CoreDeps): Promise<number> {
     .find({ provider: 'tiktok', disabled: false, refreshNeeded: false }, { projection: { metadata: 1 } })
     .toArray();
   const states = new Map((await deps.db.insightCollectors.find({}).toArray()).map((state) => [state._id, state]));
-  const due = await deps.db.postInsights
-    .find(
-      { status: 'collecting', nextDueAt: { $lte: now }, releaseId: { $ne: null } },
-      { projection: { platformId: 1 } },
-    )
-    .toArray();
-  const withDuePosts = new Set(due.map((doc) => doc.platformId));
   let queued = 0;
   for (const platform of platforms) {
+    const state = states.get(platform._id);
+    if (state && !mayQueue(state, now)) continue;
     const { missingScopes } = platformAnalyticsAccess(platform);
-    const totalsAt = states.get(platform._id)?.totalsAt;
-    const wantsPosts = withDuePosts.has(platform._id) && !missingScopes.includes('video.list');
+    const totalsAt = state?.totalsAt;
     const wantsTotals =
       !missingScopes.includes('user.info.stats') &&
       (!totalsAt || now.getTime() - totalsAt.getTime() >= TOTALS_AT_LEAST_EVERY_MS);
-    if ((wantsPosts || wantsTotals) && (await requestCollection(deps, platform._id))) queued += 1;
+    const wants =
+      wantsTotals || (!missingScopes.includes('video.list') && (await postsWaiting(deps, platform._id, state, now)));
+    if (wants && (await requestCollection(deps, platform._id))) queued += 1;
   }
   return queued;
+}
+
+/**
+ * Whether an account's posts want a run: one falls due, as the last run left them, or a member was added since
+ * its walk (a post opened, or released late, after it): the one `_id` lookup of the member where it stopped.
+ */
+async function postsWaiting(
+  deps: CoreDeps,
+  platformId: string,
+  state: InsightCollectorDoc | undefined,
+  now: Date,
+): Promise<boolean> {
+  if (state?.dueAt && state.dueAt <= now) return true;
+  const added = await deps.db.insightMembers.findOne(
+    { _id: memberId(platformId, state?.walkedTo ?? 0) },
+    { projection: { _id: 1 } },
+  );
+  return added !== null;
 }
 
 /** The planner, run by housekeeping every PLAN_COLLECTION_EVERY_MS. */

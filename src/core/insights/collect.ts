@@ -7,8 +7,9 @@ import { TikTokApiError } from '../providers/tiktok/errors.js';
 import { getUserStats } from '../providers/tiktok/user-info.js';
 import { MAX_VIDEO_IDS_PER_QUERY, queryVideoStats } from '../providers/tiktok/video-query.js';
 import { recordAccountSnapshot } from './account-snapshot.js';
-import { listDuePosts, type DuePost } from './due-posts.js';
+import { earliestLook, walkAccount, type AccountWalk, type DuePost } from './due-posts.js';
 import { markUnavailable, recordPostSnapshot } from './record-snapshot.js';
+import { nextAfter, slotDueAt } from './schedule.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -22,8 +23,6 @@ export const MISS_RECHECK_MS = 15 * MINUTE_MS;
 /** TikTok's rate window is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
 export const BACKOFF_FIRST_MS = MINUTE_MS;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
-/** A run never asks more than this many batches (a guard: each batch moves its posts on or sets them aside). */
-const MAX_BATCHES = 500;
 
 export const UNAVAILABLE_REASON =
   'TikTok no longer returns this post to its creator: it was made private (Only me) or removed. Its last counts stay.';
@@ -45,8 +44,15 @@ export interface CollectReport {
   ms: number;
 }
 
+/** What a run keeps between its parts: the walk of the account's members, settled with the run. */
+interface Run {
+  report: CollectReport;
+  walk: AccountWalk | null;
+}
+
 /**
- * One collection run of a connected account: every post due now, 20 ids a `queryVideoStats` call, each answer
+ * One collection run of a connected account: every post due now (found by a walk of the account's members,
+ * `_id` lookups only: walkAccount), 20 ids a `queryVideoStats` call, each answer
  * recorded in the slot then current (recordPostSnapshot, idempotent by slot, so a run repeated after a crash
  * stores nothing twice); posts TikTok leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
  * account's totals when they are due. A 429 or a TikTok failure ends the run with the posts still due (no
@@ -65,22 +71,24 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
     dbMs: 0,
     ms: 0,
   };
+  const run: Run = { report, walk: null };
   const started = performance.now();
   const platform = await deps.db.platforms.findOne({ _id: platformId });
   const missing = platform ? platformAnalyticsAccess(platform).missingScopes : [];
   if (!platform || platform.disabled || platform.refreshNeeded) {
     report.stopped = 'disconnected';
   } else {
-    await collectBoth(deps, platform, missing, report);
+    await collectBoth(deps, platform, missing, run);
   }
-  await settleRun(deps, platformId, report);
+  await settleRun(deps, platformId, run);
   report.ms = performance.now() - started;
   return report;
 }
 
-async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: string[], report: CollectReport) {
+async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: string[], run: Run) {
+  const { report } = run;
   try {
-    if (!missing.includes('video.list')) await collectPosts(deps, platform, report);
+    if (!missing.includes('video.list')) await collectPosts(deps, platform, run);
     if (!missing.includes('user.info.stats')) await collectTotals(deps, platform, report);
     if (missing.length === 2) report.stopped = 'not_granted';
   } catch (error) {
@@ -88,7 +96,8 @@ async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: strin
   }
 }
 
-async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
+async function collectPosts(deps: CoreDeps, platform: PlatformDoc, run: Run): Promise<void> {
+  const { report } = run;
   /**
    * Database work in pieces a due post can come between: each waits while publishing runs, waits or falls due in
    * this worker (JobQueue.afterPublishing), so a long run never holds the database from a post.
@@ -102,14 +111,13 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: Colle
         report.dbMs += performance.now() - started;
       }
     });
-  /** Posts set aside in this run (left out by TikTok): not asked again until their recheck. */
-  const asideIds = new Set<string>();
-  for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-    const listed = await piece(() =>
-      listDuePosts(deps, platform._id, deps.now(), MAX_VIDEO_IDS_PER_QUERY + asideIds.size),
-    );
-    const due = listed.filter((post) => !asideIds.has(post.postId)).slice(0, MAX_VIDEO_IDS_PER_QUERY);
-    if (due.length === 0) return;
+  const walk = await piece(() => walkAccount(deps, platform._id, deps.now()));
+  run.walk = walk;
+  // Each post's next look follows what the run did with it, so the account's next due time is right when settled.
+  const lookAgainAt = (post: DuePost, at: Date | null) =>
+    at ? walk.nextLooks.set(post.postId, at) : walk.nextLooks.delete(post.postId);
+  for (let start = 0; start < walk.due.length; start += MAX_VIDEO_IDS_PER_QUERY) {
+    const due = walk.due.slice(start, start + MAX_VIDEO_IDS_PER_QUERY);
     const answered = await askTikTok(deps, platform, report, 'video.list', (token) =>
       queryVideoStats(
         deps.tiktok,
@@ -119,17 +127,10 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: Colle
     );
     const takenAt = deps.now();
     const byId = new Map(answered.map((video) => [video.id, video]));
-    const missed = await piece(async () => {
-      const docs = await deps.db.insightMisses
-        .find({ _id: { $in: due.map((post) => post.postId) } }, { projection: { _id: 1 } })
-        .toArray();
-      return new Set(docs.map((doc) => doc._id));
-    });
     for (const post of due) {
       const video = byId.get(post.releaseId);
       if (!video) {
-        asideIds.add(post.postId);
-        await piece(() => recordMiss(deps, platform, post, report));
+        lookAgainAt(post, await piece(() => recordMiss(deps, platform, post, report)));
         continue;
       }
       const counts = {
@@ -140,22 +141,33 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, report: Colle
       };
       const outcome = await piece(() => recordPostSnapshot(deps, post.postId, counts, takenAt));
       if (outcome.stored) report.snapshots += 1;
-      // Returned again after an absence: the absence is forgotten.
-      if (missed.has(post.postId)) await piece(() => deps.db.insightMisses.deleteOne({ _id: post.postId }));
+      const next = outcome.status === 'collecting' && outcome.slot !== null;
+      lookAgainAt(post, next ? (nextAfter(post.publishedAt, outcome.slot as number)?.dueAt ?? null) : null);
+      // Returned again after an absence (its recheck put it past its slot's time): the absence is forgotten.
+      if (post.nextDueAt > slotDueAt(post.publishedAt, post.nextSlot)) {
+        await piece(() => deps.db.insightMisses.deleteOne({ _id: post.postId }));
+      }
     }
-    if (due.length < MAX_VIDEO_IDS_PER_QUERY) return;
   }
 }
 
-/** The first absence sets the post aside until its recheck; a second one at least that much later ends it. */
-async function recordMiss(deps: CoreDeps, platform: PlatformDoc, post: DuePost, report: CollectReport) {
+/**
+ * The first absence sets the post aside until its recheck; a second one at least that much later ends it.
+ * Answers when the post is looked at again: its recheck, or null once it is `unavailable`.
+ */
+async function recordMiss(
+  deps: CoreDeps,
+  platform: PlatformDoc,
+  post: DuePost,
+  report: CollectReport,
+): Promise<Date | null> {
   report.missed += 1;
   const now = deps.now();
   const miss = await deps.db.insightMisses.findOne({ _id: post.postId });
   if (miss && now.getTime() - miss.firstMissedAt.getTime() >= MISS_RECHECK_MS) {
     if (await markUnavailable(deps, post.postId, UNAVAILABLE_REASON)) report.unavailable += 1;
     await deps.db.insightMisses.deleteOne({ _id: post.postId });
-    return;
+    return null;
   }
   if (!miss) {
     await deps.db.insightMisses.updateOne(
@@ -165,11 +177,12 @@ async function recordMiss(deps: CoreDeps, platform: PlatformDoc, post: DuePost, 
     );
   }
   // Asked again at the recheck (the slot stays the same: nothing is skipped but the wait).
-  const firstMissedAt = miss?.firstMissedAt ?? now;
+  const recheckAt = new Date((miss?.firstMissedAt ?? now).getTime() + MISS_RECHECK_MS);
   await deps.db.postInsights.updateOne(
     { _id: post.postId, status: 'collecting', nextSlot: post.nextSlot },
-    { $set: { nextDueAt: new Date(firstMissedAt.getTime() + MISS_RECHECK_MS), updatedAt: now } },
+    { $set: { nextDueAt: recheckAt, updatedAt: now } },
   );
+  return recheckAt;
 }
 
 async function collectTotals(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
@@ -262,8 +275,11 @@ async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope:
   deps.logger.warn({ platformId: platform._id, scope }, 'tiktok refused an analytics scope; reconnecting grants it');
 }
 
-/** Ends the run in the account's state: no run queued any more, and a backoff when TikTok refused or failed it. */
-async function settleRun(deps: CoreDeps, platformId: string, report: CollectReport): Promise<void> {
+/**
+ * Ends the run in the account's state: no run queued any more, a backoff when TikTok refused or failed it, and
+ * where its walk stands with when the account's next post falls due (posts it did not reach are still due).
+ */
+async function settleRun(deps: CoreDeps, platformId: string, { report, walk }: Run): Promise<void> {
   const failed = report.stopped === 'rate_limited' || report.stopped === 'failed';
   const state = await deps.db.insightCollectors.findOne({ _id: platformId });
   const failures = failed ? (state?.failures ?? 0) + 1 : 0;
@@ -275,6 +291,7 @@ async function settleRun(deps: CoreDeps, platformId: string, report: CollectRepo
         queuedAt: null,
         failures,
         backoffUntil: failed ? new Date(deps.now().getTime() + backoffMs) : null,
+        ...(walk ? { walkFrom: walk.walkFrom, walkedTo: walk.walkedTo, dueAt: earliestLook(walk) } : {}),
       },
       $setOnInsert: { totalsAt: null },
     },

@@ -2,8 +2,9 @@
 
 /**
  * One connected account's collection state, `_id` = the platform's id: whether a run is queued, the backoff
- * after TikTok refused it, and when its totals were last taken. The planner reads all of them at once (one
- * document per account, so a scan is a hundred documents, not a thousand posts).
+ * after TikTok refused it, when its totals were last taken, and where its posts' member walk stands. The
+ * planner reads all of them at once (one document per account, so a read of a hundred documents, not of every
+ * post). Written by `requestCollection` only while no run is queued and by the run only while one is.
  */
 export interface InsightCollectorDoc {
   _id: string;
@@ -15,6 +16,25 @@ export interface InsightCollectorDoc {
   failures: number;
   /** When the account's totals were last taken; null before the first. */
   totalsAt: Date | null;
+  /** The first member (`insight_members`) a run walks from: every one before it is done. Absent before a run. */
+  walkFrom?: number;
+  /** The first member the last run found missing: one there now was added since, and asks for a run. */
+  walkedTo?: number;
+  /** When the account's next post falls due, as the last run left its posts; null when none is collecting. */
+  dueAt?: Date | null;
+}
+
+/**
+ * One of an account's published posts, `_id` = `<platformId>#<n>`, n from 0 with no gap (insert-once at the
+ * first free n): how the collector finds an account's posts by `_id` lookups, never by a scan of
+ * `post_insights` (FerretDB pushes down only `_id` equality). Written once, before the post's record, so a
+ * crash between the two leaves a member without a record, which a run skips. A post may have more than one
+ * (a late release adds one to ask for a run); a run takes each post once.
+ */
+export interface InsightMemberDoc {
+  _id: string;
+  postId: string;
+  createdAt: Date;
 }
 
 /**

@@ -26,9 +26,10 @@ export interface HookDoc {
 
 /**
  * One published root post's insights, `_id` = the post's id, made when the post becomes PUBLISHED
- * (src/core/insights/open-insight.ts). Small on purpose: the series is in `post_snapshots`. Written by
- * one actor at a time: the collector (snapshots, unavailable) only takes it once `releaseId` is set,
- * and only the late release sets `releaseId`, so FerretDB's whole-document rewrites never race.
+ * (src/core/insights/open-insight.ts), after its account's member (`insight_members`, how the collector
+ * finds it by `_id`). Small on purpose: the series is in `post_snapshots`. Written by one actor at a time:
+ * the collector (snapshots, unavailable) only moves it once `releaseId` is set, and until then the late
+ * release and the collector only set `releaseId` to the post's, so FerretDB's whole-document rewrites never race.
  */
 export interface PostInsightDoc {
   _id: string;

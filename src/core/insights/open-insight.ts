@@ -3,16 +3,19 @@ import type { EventConsumer } from '../events/deliver.js';
 import { isDuplicateKeyError } from '../errors.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { HookDoc, PostInsightDoc } from './documents.js';
+import { addMember } from './members.js';
 import { slotDueAt } from './schedule.js';
 
 /**
- * Starts a published root post's insights: its record, due for the first snapshot at once. Idempotent
- * (the record's `_id` is the post's), so both callers may make it: markPublished right after the
- * change, and the `post.published` event's consumer, which a crash cannot lose (the event is stored
- * with the change and relayed at least once).
+ * Starts a published root post's insights: a member of its account (how the collector finds it, by `_id`),
+ * then its record, due for the first snapshot at once. Idempotent: nothing is added once the record is there
+ * (its `_id` is the post's), and a crash between the two leaves a member without a record, which a run
+ * passes; the `post.published` event's consumer, which a crash cannot lose (the event is stored with the
+ * change and relayed at least once), adds both again.
  */
 export async function openPostInsight(deps: CoreDeps, post: PostDoc, publishedAt: Date): Promise<void> {
   if (post.parentPostId !== null) return;
+  if (await deps.db.postInsights.findOne({ _id: post._id }, { projection: { _id: 1 } })) return;
   const now = deps.now();
   const doc: PostInsightDoc = {
     _id: post._id,
@@ -31,6 +34,7 @@ export async function openPostInsight(deps: CoreDeps, post: PostDoc, publishedAt
     createdAt: now,
     updatedAt: now,
   };
+  await addMember(deps, post.platformId, post._id);
   try {
     await deps.db.postInsights.insertOne(doc);
   } catch (error) {
@@ -63,8 +67,16 @@ export const insightsConsumer: EventConsumer = {
   },
 };
 
-/** Gives a record TikTok's post id once it is released after moderation (recordLateRelease's follow-up). */
+/**
+ * Gives a record TikTok's post id once it is released after moderation (recordLateRelease's follow-up), after
+ * adding a member to its account, so the planner's next pass queues a run for it. Safe beside a run: while
+ * `releaseId` is null a run writes the record only to copy the same id from the post, which also heals a crash
+ * between the two writes here; lost before the member, the run's look at withheld records finds it at its next slot.
+ */
 export async function recordInsightRelease(deps: CoreDeps, postId: string, releaseId: string): Promise<void> {
+  const record = await deps.db.postInsights.findOne({ _id: postId }, { projection: { platformId: 1, releaseId: 1 } });
+  if (!record || record.releaseId !== null) return;
+  await addMember(deps, record.platformId, postId);
   await deps.db.postInsights.updateOne(
     { _id: postId, releaseId: null },
     { $set: { releaseId, updatedAt: deps.now() } },
