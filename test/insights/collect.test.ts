@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectAccount, MISS_RECHECK_MS, UNAVAILABLE_REASON } from '../../src/core/insights/collect.js';
+import { collectAccount, MISS_RECHECK_MS } from '../../src/core/insights/collect.js';
 import { planCollection, requestCollection } from '../../src/core/insights/collect-job.js';
 import { FIRST_SNAPSHOT_WITHIN_MS } from '../../src/core/insights/schedule.js';
+import { unavailableReason } from '../../src/core/insights/unavailable-reasons.js';
 import type { MediaDoc } from '../../src/core/media/documents.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { platformAnalyticsAccess } from '../../src/core/platforms/analytics-access.js';
@@ -177,13 +178,41 @@ describe('collection', () => {
     const ended = (await w.t.deps.db.postInsights.findOne({ _id: postId! }))!;
     expect(ended).toMatchObject({
       status: 'unavailable',
-      unavailableReason: UNAVAILABLE_REASON,
+      unavailableReason: unavailableReason(true),
       nextDueAt: null,
       snapshotCount: 1,
     });
     expect(ended.latest).not.toBeNull();
     expect(await w.t.deps.db.insightMisses.findOne({ _id: postId! })).toBeNull();
   });
+
+  it(
+    'says a post TikTok never returned may be private, removed or a photo post its API does not report',
+    LONG,
+    async () => {
+      const { platform } = await connectCreator(w);
+      const [releaseId] = await postsOnTikTok(w.f, w.t.deps, platform, image, 1);
+      await emulatorControl(w.f, 'PATCH', `/videos/${releaseId}`, { removed: true });
+      const { _id: postId } = await publishPost(w.t.deps, w.tenant, platform._id, { releaseId: releaseId! });
+      // The first absence, whether this call or the worker's run notes it.
+      await collectAccount(w.t.deps, platform._id);
+      const miss = await waitFor('the first absence', () =>
+        w.t.deps.db.insightMisses.findOne({ _id: postId }).then((m) => m ?? undefined),
+      );
+      await w.t.deps.db.insightMisses.updateOne(
+        { _id: postId },
+        { $set: { firstMissedAt: new Date(miss.firstMissedAt.getTime() - MISS_RECHECK_MS) } },
+      );
+      await age([postId], MISS_RECHECK_MS);
+      await collectAccount(w.t.deps, platform._id);
+      const ended = await waitFor('unavailable', async () => {
+        const record = await w.t.deps.db.postInsights.findOne({ _id: postId });
+        return record?.status === 'unavailable' ? record : undefined;
+      });
+      expect(ended).toMatchObject({ unavailableReason: unavailableReason(false), snapshotCount: 0, latest: null });
+      expect(ended.unavailableReason).toContain("for a photo post, TikTok's API does not report it");
+    },
+  );
 
   it('keeps a post that TikTok leaves out once and returns again, in the slot then current', LONG, async () => {
     const { platform } = await connectCreator(w);

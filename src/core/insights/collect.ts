@@ -9,6 +9,7 @@ import { MAX_VIDEO_IDS_PER_QUERY, queryVideoStats } from '../providers/tiktok/vi
 import { recordAccountSnapshot } from './account-snapshot.js';
 import { earliestLook, walkAccount, type AccountWalk, type DuePost } from './due-posts.js';
 import { markUnavailable, recordPostSnapshot } from './record-snapshot.js';
+import { unavailableReason } from './unavailable-reasons.js';
 import { nextAfter, slotDueAt } from './schedule.js';
 
 const MINUTE_MS = 60_000;
@@ -23,9 +24,6 @@ export const MISS_RECHECK_MS = 15 * MINUTE_MS;
 /** TikTok's rate window is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
 export const BACKOFF_FIRST_MS = MINUTE_MS;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
-
-export const UNAVAILABLE_REASON =
-  'TikTok no longer returns this post to its creator: it was made private (Only me) or removed. Its last counts stay.';
 
 /** What one run did. */
 export interface CollectReport {
@@ -165,7 +163,8 @@ async function recordMiss(
   const now = deps.now();
   const miss = await deps.db.insightMisses.findOne({ _id: post.postId });
   if (miss && now.getTime() - miss.firstMissedAt.getTime() >= MISS_RECHECK_MS) {
-    if (await markUnavailable(deps, post.postId, UNAVAILABLE_REASON)) report.unavailable += 1;
+    const reason = unavailableReason(post.nextSlot > 0);
+    if (await markUnavailable(deps, post.postId, reason)) report.unavailable += 1;
     await deps.db.insightMisses.deleteOne({ _id: post.postId });
     return null;
   }
