@@ -54,3 +54,29 @@ export async function postsOnTikTok(
   if (posted.postIds.length !== count) throw new Error(`TikTok released ${posted.postIds.length} of ${count} posts`);
   return posted.postIds;
 }
+
+/**
+ * Moves time on by `ms` for these posts, as if the worker had waited that long: the emulator's post clock
+ * (their counts age), then everything Postdeck stored about them that much earlier (each snapshot's time,
+ * then the record's publishing time, next due time and latest counts' time, in one write per record). The
+ * record goes last: it is what makes a post due, so no run can take a snapshot that this would move again.
+ */
+export async function agePosts(f: TikTokFixture, deps: CoreDeps, postIds: string[], ms: number): Promise<void> {
+  const earlier = (date: Date) => new Date(date.getTime() - ms);
+  await emulatorControl(f, 'POST', '/clock', { advanceMs: ms });
+  for (const snapshot of await deps.db.postSnapshots.find({ postId: { $in: postIds } }).toArray()) {
+    await deps.db.postSnapshots.updateOne({ _id: snapshot._id }, { $set: { takenAt: earlier(snapshot.takenAt) } });
+  }
+  for (const record of await deps.db.postInsights.find({ _id: { $in: postIds } }).toArray()) {
+    await deps.db.postInsights.updateOne(
+      { _id: record._id },
+      {
+        $set: {
+          publishedAt: earlier(record.publishedAt),
+          ...(record.nextDueAt ? { nextDueAt: earlier(record.nextDueAt) } : {}),
+          ...(record.latest ? { 'latest.takenAt': earlier(record.latest.takenAt) } : {}),
+        },
+      },
+    );
+  }
+}
