@@ -266,6 +266,7 @@ describe('the insights loop on the emulators', () => {
         ],
       });
       const prompt = await promptFor('whole loop a');
+      expect(prompt).toContain('<top_hooks>\n');
       const block = prompt.slice(prompt.indexOf('<top_hooks>\n'));
       expect(block.split('\n')).toEqual([
         '<top_hooks>',
