@@ -4,6 +4,7 @@ import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
 import type { TikTokFixture } from '../support/tiktok.js';
+import { ageCollectors } from './support.js';
 
 /** GETs or sends JSON to the emulator's control API and answers the JSON. */
 export async function emulatorControl<T>(f: TikTokFixture, method: string, path: string, body?: unknown): Promise<T> {
@@ -53,4 +54,37 @@ export async function postsOnTikTok(
   });
   if (posted.postIds.length !== count) throw new Error(`TikTok released ${posted.postIds.length} of ${count} posts`);
   return posted.postIds;
+}
+
+/**
+ * Moves time on by `ms` for these posts, as if the worker had waited that long: the emulator's post clock
+ * (their counts age), then everything Postdeck stored about them that much earlier (each snapshot's time,
+ * then the record's publishing time, next due time and latest counts' time, in one write per record, then
+ * the accounts' next due times). The records and accounts go last: they make a post due, so no run can take
+ * a snapshot that this would move again.
+ */
+export async function agePosts(f: TikTokFixture, deps: CoreDeps, postIds: string[], ms: number): Promise<void> {
+  const earlier = (date: Date) => new Date(date.getTime() - ms);
+  await emulatorControl(f, 'POST', '/clock', { advanceMs: ms });
+  for (const snapshot of await deps.db.postSnapshots.find({ postId: { $in: postIds } }).toArray()) {
+    await deps.db.postSnapshots.updateOne({ _id: snapshot._id }, { $set: { takenAt: earlier(snapshot.takenAt) } });
+  }
+  const records = await deps.db.postInsights.find({ _id: { $in: postIds } }).toArray();
+  for (const record of records) {
+    await deps.db.postInsights.updateOne(
+      { _id: record._id },
+      {
+        $set: {
+          publishedAt: earlier(record.publishedAt),
+          ...(record.nextDueAt ? { nextDueAt: earlier(record.nextDueAt) } : {}),
+          ...(record.latest ? { 'latest.takenAt': earlier(record.latest.takenAt) } : {}),
+        },
+      },
+    );
+  }
+  await ageCollectors(
+    deps,
+    records.map((record) => record.platformId),
+    ms,
+  );
 }

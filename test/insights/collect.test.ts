@@ -16,8 +16,8 @@ import {
   waitFor as waitForFast,
   type PublishingWorld,
 } from '../publishing/support.js';
-import { ageCollectors, publishPost } from './support.js';
-import { emulatorControl, postsOnTikTok, videoQueryCalls } from './collect-support.js';
+import { publishPost } from './support.js';
+import { agePosts, emulatorControl, postsOnTikTok, videoQueryCalls } from './collect-support.js';
 
 // The collection job on a running worker against the TikTok emulator: the first snapshot after PUBLISHED, the
 // schedule as the post clock moves, 20 ids a call, posts TikTok stops returning, 429s and missing scopes.
@@ -49,29 +49,9 @@ async function publishedOnTikTok(platform: PlatformDoc, count: number): Promise<
   return posts.map((post) => post._id);
 }
 
-/**
- * Moves time on by `ms` for these posts: the emulator's post clock (their counts age) and the schedule's
- * inputs (published and due that much earlier, the accounts' due times too), as if the worker had waited that long.
- */
-async function age(postIds: string[], ms: number): Promise<void> {
-  await emulatorControl(w.f, 'POST', '/clock', { advanceMs: ms });
-  const records = await w.t.deps.db.postInsights.find({ _id: { $in: postIds } }).toArray();
-  await ageCollectors(
-    w.t.deps,
-    records.map((record) => record.platformId),
-    ms,
-  );
-  for (const record of records) {
-    await w.t.deps.db.postInsights.updateOne(
-      { _id: record._id },
-      {
-        $set: {
-          publishedAt: new Date(record.publishedAt.getTime() - ms),
-          ...(record.nextDueAt ? { nextDueAt: new Date(record.nextDueAt.getTime() - ms) } : {}),
-        },
-      },
-    );
-  }
+/** Moves time on by `ms` for these posts, as if the worker had waited that long (collect-support.ts). */
+function age(postIds: string[], ms: number): Promise<void> {
+  return agePosts(w.f, w.t.deps, postIds, ms);
 }
 
 function snapshotsOf(postId: string) {

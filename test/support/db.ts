@@ -8,7 +8,7 @@ import { ApiKeyCache } from '../../src/core/auth/key-cache.js';
 import { collectionsOf, ensureIndexes, type Collections } from '../../src/core/db/collections.js';
 import type { CoreDeps } from '../../src/core/context.js';
 import { createJobRunner, type JobRunner } from '../../src/core/jobs/job-runner.js';
-import { JOB_DEFINITIONS } from '../../src/app/jobs.js';
+import { JOB_DEFINITIONS, RECURRING_JOBS } from '../../src/app/jobs.js';
 import type { MediaDeps } from '../../src/core/media/deps.js';
 import { postsUsingMedia } from '../../src/core/media/in-use.js';
 import { createLocalMediaStore } from '../../src/core/media/local-store.js';
@@ -67,6 +67,11 @@ export async function openTestDatabase(
     imageConcurrency?: number;
     /** Overrides of the media settings (limits, public base URL); the store is a temporary directory. */
     media?: Partial<MediaDeps>;
+    /**
+     * The worker also schedules the recurring jobs as a production worker does (housekeeping, so the
+     * periodic jobs such as the insights planner run on their own); off by default, so tests stay quiet.
+     */
+    recurring?: boolean;
   } = {},
 ): Promise<TestDatabase> {
   const uri = inject('mongoUri');
@@ -105,6 +110,7 @@ export async function openTestDatabase(
       db,
       deps: base,
       definitions: JOB_DEFINITIONS,
+      ...(options.recurring ? { recurring: RECURRING_JOBS } : {}),
       pollIntervalMs: 100,
       concurrency: 20,
     }));
