@@ -54,6 +54,13 @@ function age(postIds: string[], ms: number): Promise<void> {
   return agePosts(w.f, w.t.deps, postIds, ms);
 }
 
+/** How many of these posts' `post.published` events the collection's consumer has handled. */
+async function collectionReceipts(postIds: string[]): Promise<number> {
+  const posts = await w.t.deps.db.posts.find({ _id: { $in: postIds } }, { projection: { events: 1 } }).toArray();
+  const ids = posts.flatMap((post) => (post.events ?? []).filter((e) => e.type === 'post.published').map((e) => e.id));
+  return w.t.deps.db.eventReceipts.countDocuments({ _id: { $in: ids.map((id) => `insights-collection:${id}`) } });
+}
+
 function snapshotsOf(postId: string) {
   return w.t.deps.db.postSnapshots.find({ postId }).sort({ slot: 1 }).toArray();
 }
@@ -117,9 +124,12 @@ describe('collection', () => {
     // Totals first, so the run below makes only the post calls.
     await collectAccount(w.t.deps, platform._id);
     const postIds = await publishedOnTikTok(platform, 45);
+    // Settled: every published event delivered (each may queue a run) and the last run done; a late delivery
+    // would queue runs that take the posts below a few at a time while they are being aged.
     await waitFor('the published events to settle', async () => {
       const state = await w.t.deps.db.insightCollectors.findOne({ _id: platform._id });
-      return (await snapshotCount(postIds)) === 45 && state?.queuedAt === null ? true : undefined;
+      const delivered = (await collectionReceipts(postIds)) === 45;
+      return delivered && (await snapshotCount(postIds)) === 45 && state?.queuedAt === null ? true : undefined;
     });
     // Each round after the first: every post is due at the same time.
     await age(postIds, HOUR_MS);
