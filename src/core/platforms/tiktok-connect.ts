@@ -137,7 +137,14 @@ async function updateExisting(
       // A reconnect may change what the creator may do (another grant, settings changed meanwhile).
       await forgetCreatorInfo(deps, existing._id);
       // Profile-derived metadata is replaced whole (a narrower grant must not keep an old snapshot).
-      const { scopes: _s, missingScopes: _m, analyticsRequested: _a, unionId: _u, creatorInfo: _c, ...kept } = existing.metadata;
+      const {
+        scopes: _s,
+        missingScopes: _m,
+        analyticsRequested: _a,
+        unionId: _u,
+        creatorInfo: _c,
+        ...kept
+      } = existing.metadata;
       const changes = {
         displayName: profile.displayName,
         displayHandle: profile.displayHandle,
