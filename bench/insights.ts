@@ -198,14 +198,6 @@ async function publishedPosts(cluster: Cluster, tenant: Tenant, accounts: Tenant
 async function age(cluster: Cluster, postIds: string[], byMs: number): Promise<void> {
   cluster.emulator.control.postClockOffsetMs += byMs;
   const records = await cluster.db.postInsights.find({ _id: { $in: postIds } }).toArray();
-  // The accounts' next due times (left by their last runs) move with their posts' schedules.
-  const states = await cluster.db.insightCollectors.find({ dueAt: { $ne: null } }).toArray();
-  await mapLimit(states, 8, (state) =>
-    cluster.db.insightCollectors.updateOne(
-      { _id: state._id },
-      { $set: { dueAt: new Date(state.dueAt!.getTime() - byMs) } },
-    ),
-  );
   await mapLimit(records, 8, (record) =>
     cluster.db.postInsights.updateOne(
       { _id: record._id },
@@ -215,6 +207,15 @@ async function age(cluster: Cluster, postIds: string[], byMs: number): Promise<v
           nextDueAt: new Date(record.nextDueAt!.getTime() - byMs),
         },
       },
+    ),
+  );
+  // Then the accounts' next due times (left by their last runs), which make the planner queue a run: moved
+  // first, a planner pass in between would queue runs that find only the posts aged so far.
+  const states = await cluster.db.insightCollectors.find({ dueAt: { $ne: null } }).toArray();
+  await mapLimit(states, 8, (state) =>
+    cluster.db.insightCollectors.updateOne(
+      { _id: state._id },
+      { $set: { dueAt: new Date(state.dueAt!.getTime() - byMs) } },
     ),
   );
 }
