@@ -17,13 +17,8 @@ import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
 import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
 import { defineHousekeepingJob, HOUSEKEEPING_EVERY_MS } from '../core/jobs/housekeeping.js';
-import {
-  collectInsightsJob,
-  collectionConsumer,
-  PLAN_COLLECTION_EVERY_MS,
-  planCollectionJob,
-} from '../core/insights/collect-job.js';
-import { insightsConsumer } from '../core/insights/open-insight.js';
+import { collectInsightsJob, PLAN_COLLECTION_EVERY_MS, planCollectionJob } from '../core/insights/collect-job.js';
+import { insightsConsumer } from '../core/insights/published-consumer.js';
 import { generateSlideshowDefinition } from '../core/slides/generation/job.js';
 
 /**
@@ -55,7 +50,7 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   pollStatusJob,
   sweepPostsJob,
   generateSlideshowDefinition,
-  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer, collectionConsumer]),
+  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer]),
   collectInsightsJob,
   chatLoginJob,
   housekeepingJob,

@@ -58,7 +58,7 @@ function age(postIds: string[], ms: number): Promise<void> {
 async function collectionReceipts(postIds: string[]): Promise<number> {
   const posts = await w.t.deps.db.posts.find({ _id: { $in: postIds } }, { projection: { events: 1 } }).toArray();
   const ids = posts.flatMap((post) => (post.events ?? []).filter((e) => e.type === 'post.published').map((e) => e.id));
-  return w.t.deps.db.eventReceipts.countDocuments({ _id: { $in: ids.map((id) => `insights-collection:${id}`) } });
+  return w.t.deps.db.eventReceipts.countDocuments({ _id: { $in: ids.map((id) => `insights:${id}`) } });
 }
 
 function snapshotsOf(postId: string) {

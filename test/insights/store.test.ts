@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordAccountSnapshot } from '../../src/core/insights/account-snapshot.js';
 import { listDuePosts } from '../../src/core/insights/due-posts.js';
-import { insightsConsumer } from '../../src/core/insights/open-insight.js';
+import { insightsConsumer } from '../../src/core/insights/published-consumer.js';
 import { markUnavailable, recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
 import { LAST_SLOT, slotDueAt } from '../../src/core/insights/schedule.js';
 import { domainEvent, relayEvents } from '../../src/core/events/relay.js';

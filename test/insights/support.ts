@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../../src/core/context.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
-import { insightsConsumer } from '../../src/core/insights/open-insight.js';
+import { insightsConsumer } from '../../src/core/insights/published-consumer.js';
 import { markPublished } from '../../src/core/publishing/post-outcome.js';
 import { buildPost } from '../support/posts.js';
 import type { TestServer } from '../support/http.js';

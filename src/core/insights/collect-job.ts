@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
-import type { EventConsumer } from '../events/deliver.js';
 import { defineJob } from '../jobs/define-job.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
 import { definePeriodicJob } from '../jobs/periodic-job.js';
@@ -83,14 +82,17 @@ function mayQueue(state: InsightCollectorDoc, now: Date): boolean {
  * Queues a run for every connected account with a post due, or whose totals are older than
  * TOTALS_AT_LEAST_EVERY_MS, skipping accounts without the analytics scopes. Reads the platforms and the
  * collection states (one small document per account), then at most one `_id` lookup per account: never
- * `post_insights`, whatever the number of records.
+ * `post_insights`, whatever the number of records. It only reports, so each part waits while publishing
+ * runs, waits or falls due in this worker (JobQueue.afterPublishing): a pass never comes between due posts.
  */
 export async function planCollection(deps: CoreDeps): Promise<number> {
   const now = deps.now();
-  const platforms = await deps.db.platforms
-    .find({ provider: 'tiktok', disabled: false, refreshNeeded: false }, { projection: { metadata: 1 } })
-    .toArray();
-  const states = new Map((await deps.db.insightCollectors.find({}).toArray()).map((state) => [state._id, state]));
+  const { platforms, states } = await deps.jobs.afterPublishing(async () => ({
+    platforms: await deps.db.platforms
+      .find({ provider: 'tiktok', disabled: false, refreshNeeded: false }, { projection: { metadata: 1 } })
+      .toArray(),
+    states: new Map((await deps.db.insightCollectors.find({}).toArray()).map((state) => [state._id, state])),
+  }));
   let queued = 0;
   for (const platform of platforms) {
     const state = states.get(platform._id);
@@ -100,9 +102,14 @@ export async function planCollection(deps: CoreDeps): Promise<number> {
     const wantsTotals =
       !missingScopes.includes('user.info.stats') &&
       (!totalsAt || now.getTime() - totalsAt.getTime() >= TOTALS_AT_LEAST_EVERY_MS);
-    const wants =
-      wantsTotals || (!missingScopes.includes('video.list') && (await postsWaiting(deps, platform._id, state, now)));
-    if (wants && (await requestCollection(deps, platform._id))) queued += 1;
+    const wantsPosts = !missingScopes.includes('video.list');
+    if (!wantsTotals && !wantsPosts) continue;
+    const requested = await deps.jobs.afterPublishing(
+      async () =>
+        (wantsTotals || (await postsWaiting(deps, platform._id, state, now))) &&
+        (await requestCollection(deps, platform._id)),
+    );
+    if (requested) queued += 1;
   }
   return queued;
 }
@@ -129,19 +136,3 @@ async function postsWaiting(
 export const planCollectionJob = definePeriodicJob('insights.plan-collection', async (deps) => {
   await planCollection(deps);
 });
-
-/** Queues a run as soon as a post is published, so its first snapshot does not wait for the planner. */
-export const collectionConsumer: EventConsumer = {
-  name: 'insights-collection',
-  async handle(deps, event) {
-    if (event.type !== 'post.published') return;
-    const post = await deps.db.posts.findOne(
-      { _id: event.subjectId, workspaceId: event.workspaceId },
-      { projection: { platformId: 1, parentPostId: 1 } },
-    );
-    if (!post || post.parentPostId !== null) return;
-    const platform = await deps.db.platforms.findOne({ _id: post.platformId }, { projection: { metadata: 1 } });
-    if (!platform || platformAnalyticsAccess(platform).missingScopes.includes('video.list')) return;
-    await requestCollection(deps, post.platformId);
-  },
-};

@@ -1,5 +1,4 @@
 import type { CoreDeps } from '../context.js';
-import type { EventConsumer } from '../events/deliver.js';
 import { isDuplicateKeyError } from '../errors.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { HookDoc, PostInsightDoc } from './documents.js';
@@ -55,17 +54,6 @@ async function hookOf(deps: CoreDeps, post: PostDoc): Promise<HookDoc | null> {
   if (!caption) return null;
   return { text: caption.text, textStyleId: caption.textStyleId, language: caption.language };
 }
-
-/** Makes the record of every published root post from its event, whatever happened to the direct write. */
-export const insightsConsumer: EventConsumer = {
-  name: 'insights',
-  async handle(deps, event) {
-    if (event.type !== 'post.published') return;
-    const post = await deps.db.posts.findOne({ _id: event.subjectId });
-    if (!post || post.state !== 'PUBLISHED' || post.workspaceId !== event.workspaceId) return;
-    await openPostInsight(deps, post, event.at);
-  },
-};
 
 /**
  * Gives a record TikTok's post id once it is released after moderation (recordLateRelease's follow-up), after
