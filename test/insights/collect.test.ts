@@ -54,6 +54,19 @@ function age(postIds: string[], ms: number): Promise<void> {
   return agePosts(w.f, w.t.deps, postIds, ms);
 }
 
+/** An account with one published post, its first snapshot taken and its run settled, then aged an hour. */
+async function collectedAnHourAgo() {
+  const { openId, platform } = await connectCreator(w);
+  await collectAccount(w.t.deps, platform._id);
+  const [postId] = await publishedOnTikTok(platform, 1);
+  await waitFor('the first snapshot', async () => ((await snapshotCount([postId!])) === 1 ? true : undefined));
+  await waitFor('the run to settle', async () =>
+    (await w.t.deps.db.insightCollectors.findOne({ _id: platform._id }))?.queuedAt === null ? true : undefined,
+  );
+  await age([postId!], HOUR_MS);
+  return { openId, platform, postId: postId! };
+}
+
 /** How many of these posts' `post.published` events the collection's consumer has handled. */
 async function collectionReceipts(postIds: string[]): Promise<number> {
   const posts = await w.t.deps.db.posts.find({ _id: { $in: postIds } }, { projection: { events: 1 } }).toArray();
@@ -220,14 +233,7 @@ describe('collection', () => {
   });
 
   it('backs off on TikTok 429s without losing the slot or asking in a loop', LONG, async () => {
-    const { openId, platform } = await connectCreator(w);
-    await collectAccount(w.t.deps, platform._id);
-    const [postId] = await publishedOnTikTok(platform, 1);
-    await waitFor('the first snapshot', async () => ((await snapshotCount([postId!])) === 1 ? true : undefined));
-    await waitFor('the run to settle', async () =>
-      (await w.t.deps.db.insightCollectors.findOne({ _id: platform._id }))?.queuedAt === null ? true : undefined,
-    );
-    await age([postId!], HOUR_MS);
+    const { openId, platform, postId } = await collectedAnHourAgo();
     await emulatorControl(w.f, 'POST', `/accounts/${openId}/failures`, {
       endpoint: 'video_query',
       status: 429,
@@ -248,16 +254,16 @@ describe('collection', () => {
     expect(await requestCollection(w.t.deps, platform._id)).toBe(false);
     expect(await planCollection(w.t.deps)).toBeGreaterThanOrEqual(0);
     expect((await videoQueryCalls(w.f)) - before).toBe(asked);
-    expect((await snapshotsOf(postId!)).map((s) => s.slot)).toEqual([0]);
-    expect((await w.t.deps.db.postInsights.findOne({ _id: postId! }))!.nextSlot).toBe(1);
+    expect((await snapshotsOf(postId)).map((s) => s.slot)).toEqual([0]);
+    expect((await w.t.deps.db.postInsights.findOne({ _id: postId }))!.nextSlot).toBe(1);
 
     // TikTok answers again and the backoff is over: slot 1 is filled, once.
     const account = w.f.emulator.control.accounts.get(openId)!;
     account.failures.length = 0;
     await w.t.deps.db.insightCollectors.updateOne({ _id: platform._id }, { $set: { backoffUntil: new Date(0) } });
     expect(await requestCollection(w.t.deps, platform._id)).toBe(true);
-    await waitFor('slot 1', async () => ((await snapshotCount([postId!])) === 2 ? true : undefined));
-    expect((await snapshotsOf(postId!)).map((s) => s.slot)).toEqual([0, 1]);
+    await waitFor('slot 1', async () => ((await snapshotCount([postId])) === 2 ? true : undefined));
+    expect((await snapshotsOf(postId)).map((s) => s.slot)).toEqual([0, 1]);
     const settledState = await waitFor('the run to settle', async () => {
       const found = await w.t.deps.db.insightCollectors.findOne({ _id: platform._id });
       return found?.queuedAt === null ? found : undefined;
@@ -278,14 +284,7 @@ describe('collection', () => {
   });
 
   it('stops collecting an account TikTok answers scope_not_authorized, until it is reconnected', LONG, async () => {
-    const { openId, platform } = await connectCreator(w);
-    await collectAccount(w.t.deps, platform._id);
-    const [postId] = await publishedOnTikTok(platform, 1);
-    await waitFor('the first snapshot', async () => ((await snapshotCount([postId!])) === 1 ? true : undefined));
-    await waitFor('the run to settle', async () =>
-      (await w.t.deps.db.insightCollectors.findOne({ _id: platform._id }))?.queuedAt === null ? true : undefined,
-    );
-    await age([postId!], HOUR_MS);
+    const { openId, platform, postId } = await collectedAnHourAgo();
     await emulatorControl(w.f, 'POST', `/accounts/${openId}/failures`, {
       endpoint: 'video_query',
       status: 401,
@@ -299,7 +298,7 @@ describe('collection', () => {
     await planCollection(w.t.deps);
     expect(await collectAccount(w.t.deps, platform._id)).toMatchObject({ calls: 0 });
     expect(await videoQueryCalls(w.f)).toBe(before);
-    expect((await w.t.deps.db.postInsights.findOne({ _id: postId! }))!).toMatchObject({
+    expect((await w.t.deps.db.postInsights.findOne({ _id: postId }))!).toMatchObject({
       status: 'collecting',
       nextSlot: 1,
     });
