@@ -141,21 +141,17 @@ export interface Config {
     /** How the start message writes the CLI for this install (`docker compose exec api postdeck` in Docker). */
     readonly command: string;
   };
-  /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
   /** The key (base64) that seals provider tokens at rest; when unset, a key file under DATA_DIR is created and used. */
   readonly tokenEncryptionKey: string | undefined;
+  /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
   readonly tiktok: {
     readonly clientKey: string | undefined;
     readonly clientSecret: string | undefined;
     readonly authBaseUrl: string;
     readonly apiBaseUrl: string;
-    /** false: connecting asks TikTok only for the publishing scopes (an app without the Display API product). */
-    readonly analytics: boolean;
+    readonly analytics: boolean; // false: connecting asks only for the publishing scopes (no Display API)
   };
-  /**
-   * Without TikTok credentials: the built-in emulator's port (0: any free port), or an emulator already
-   * running elsewhere (`url` for server-to-server calls, `publicUrl` for the browser's consent page).
-   */
+  /** No TikTok credentials: the built-in emulator's port (0: any), or one elsewhere (`url` for calls, `publicUrl` for browsers). */
   readonly tiktokEmulator: { readonly port: number; readonly url?: string; readonly publicUrl?: string };
   /**
    * The AI provider (OpenAI or an OpenAI-compatible server). Without OPENAI_API_KEY the built-in
