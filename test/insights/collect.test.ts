@@ -24,8 +24,8 @@ import { agePosts, emulatorControl, postsOnTikTok, videoQueryCalls } from './col
 
 const HOUR_MS = 3_600_000;
 /** A run may wait for the planner (every minute, through housekeeping) on a busy machine. */
-const LONG = { timeout: 300_000 };
-const waitFor = <T>(what: string, check: () => Promise<T | undefined>) => waitForFast(what, check, 150_000);
+const LONG = { timeout: 900_000 };
+const waitFor = <T>(what: string, check: () => Promise<T | undefined>) => waitForFast(what, check, 400_000);
 
 let w: PublishingWorld;
 let image: MediaDoc;
