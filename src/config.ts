@@ -52,6 +52,7 @@ const EnvSchema = z
     JOB_CONCURRENCY: positiveInt.default(10),
     PUBLISH_CONCURRENCY: positiveInt.default(50),
     SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
+    SHUTDOWN_READY_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
     OPEN_SIGNUP: boolean.default(false),
     DEVICE_CODE_PREFIX: z
       .string()
@@ -123,6 +124,8 @@ export interface Config {
     readonly publishConcurrency: number;
     readonly drainMs: number;
   };
+  /** After SIGTERM: how long /readyz answers 503 `draining` while requests are still served. */
+  readonly readyGraceMs: number;
   readonly plans: PlanTable;
   /** The plan new accounts start on (DEFAULT_PLAN). */
   readonly defaultPlan: string;
@@ -153,10 +156,7 @@ export interface Config {
   };
   /** No TikTok credentials: the built-in emulator's port (0: any), or one elsewhere (`url` for calls, `publicUrl` for browsers). */
   readonly tiktokEmulator: { readonly port: number; readonly url?: string; readonly publicUrl?: string };
-  /**
-   * The AI provider (OpenAI or an OpenAI-compatible server). Without OPENAI_API_KEY the built-in
-   * emulator answers (on `emulatorPort`), unless OPENAI_BASE_URL names a server that needs no key.
-   */
+  /** The AI provider (OpenAI or compatible); with neither OPENAI_API_KEY nor OPENAI_BASE_URL, the built-in emulator. */
   readonly ai: {
     readonly apiKey: string | undefined;
     readonly baseUrl: string | undefined;
@@ -241,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       publishConcurrency: vars.PUBLISH_CONCURRENCY,
       drainMs: vars.SHUTDOWN_DRAIN_MS,
     },
+    readyGraceMs: vars.SHUTDOWN_READY_GRACE_MS,
     plans: planned.plans,
     defaultPlan: planned.defaultPlan,
     auth: { openSignup: vars.OPEN_SIGNUP, devicePrefix: vars.DEVICE_CODE_PREFIX },

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import type { CoreDeps } from '../core/context.js';
 import { ApiKeyCache } from '../core/auth/key-cache.js';
@@ -25,6 +26,7 @@ import { JOB_DEFINITIONS, RECURRING_JOBS } from './jobs.js';
 import { openDatabase, type DatabaseHandle } from '../db/connect.js';
 import { createHttpApp } from '../http/app.js';
 import { startHttpServer, type RunningHttpServer } from '../http/server.js';
+import type { ProcessPhase } from '../http/system-routes.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
 import { POSTDECK_VERSION } from './version.js';
 import { startWorkerHeartbeat } from './worker-heartbeat.js';
@@ -44,8 +46,12 @@ export interface Core {
 /** A started Postdeck process. */
 export interface RunningPostdeck extends Core {
   readonly http: RunningHttpServer | undefined;
-  /** Ordered, idempotent shutdown: stop intake and polling, drain requests and jobs, close the database last. */
-  stop(): Promise<void>;
+  /**
+   * Ordered, idempotent shutdown: /readyz answers 503 `draining` from the start; requests are still
+   * served for `readyGraceMs` (so a load balancer checking /readyz stops sending first), then intake and
+   * polling stop, requests and jobs drain, and the database closes last.
+   */
+  stop(options?: { readyGraceMs?: number }): Promise<void>;
 }
 
 /**
@@ -146,12 +152,10 @@ export async function startPostdeck(
   }
   let http: RunningHttpServer | undefined;
   let heartbeat: { stop(): void } | undefined;
+  // /readyz answers 503 until every part of this process is up, and again from the start of a stop.
+  let phase: ProcessPhase = 'starting';
   try {
     const chatEndpoints = startChatBots(core.deps, config, logger);
-    if (roles.has('worker')) {
-      await core.jobs.startProcessing();
-      heartbeat = startWorkerHeartbeat(config.dataDir, () => core.database.ping(), logger);
-    }
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
@@ -160,6 +164,7 @@ export async function startPostdeck(
         bodyLimitBytes: config.bodyLimitBytes,
         trustProxy: config.trustProxy,
         checkDatabase: () => core.database.ping(),
+        phase: () => phase,
         devicePrefix: config.auth.devicePrefix,
         openSignup: config.auth.openSignup,
         mcp: createMcpHttpHandler({ deps: core.deps, logger, version: POSTDECK_VERSION }),
@@ -167,7 +172,13 @@ export async function startPostdeck(
       });
       http = await startHttpServer(app, { host: config.host, port: config.port, graceMs: config.jobs.drainMs });
     }
+    if (roles.has('worker')) {
+      await core.jobs.startProcessing();
+      heartbeat = startWorkerHeartbeat(config.dataDir, () => core.database.ping(), logger);
+    }
+    phase = 'ready';
   } catch (error) {
+    await http?.stop();
     heartbeat?.stop();
     await core.close();
     await stopEmulators();
@@ -178,10 +189,19 @@ export async function startPostdeck(
   return {
     ...core,
     http,
-    stop() {
+    stop({ readyGraceMs = 0 } = {}) {
       // The database goes last: the requests and jobs still running need it to finish or undo their work.
       stopping ??= (async () => {
-        const [, { unfinished }] = await Promise.all([http?.stop(), core.jobs.stop(config.jobs.drainMs)]);
+        phase = 'draining';
+        const drainHttp = async () => {
+          if (!http) return;
+          if (readyGraceMs > 0) {
+            logger.info({ readyGraceMs }, 'draining: /readyz answers 503; still serving until the grace ends');
+            await sleep(readyGraceMs);
+          }
+          await http.stop();
+        };
+        const [, { unfinished }] = await Promise.all([drainHttp(), core.jobs.stop(config.jobs.drainMs)]);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         heartbeat?.stop();
         await core.deps.keyCache.flush();

@@ -53,8 +53,10 @@ export async function serveCommand(role: string): Promise<{ listeningOn: string 
     }
     firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
+    // SIGTERM comes from an orchestrator, whose load balancer needs the grace to stop sending here;
+    // SIGINT is someone at a terminal, who wants it to stop now.
     app
-      .stop()
+      .stop({ readyGraceMs: signal === 'SIGTERM' ? config.readyGraceMs : 0 })
       .then(releaseLock)
       .then(
         () => process.exit(0),

@@ -18,7 +18,7 @@ import type { ChatEndpoint } from '../core/chat/gateway.js';
 import { createChatRouter } from './chat-routes.js';
 import { createMcpRouter, type McpRequestHandler } from './mcp-route.js';
 import type { AppState } from './shared/context.js';
-import { createSystemRouter } from './system-routes.js';
+import { createSystemRouter, type ProcessPhase } from './system-routes.js';
 import { createWebRouter } from './web/web-router.js';
 
 export interface HttpAppOptions {
@@ -28,6 +28,8 @@ export interface HttpAppOptions {
   bodyLimitBytes: number;
   trustProxy: boolean;
   checkDatabase: () => Promise<void>;
+  /** The process's phase for /readyz; `ready` when not given. */
+  phase?: (() => ProcessPhase) | undefined;
   /** The device flow's user-code prefix; `DECK` when not given. */
   devicePrefix?: string | undefined;
   /** Whether anyone may sign up with an account of their own; invitation only when not given. */
@@ -47,6 +49,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   app.silent = true;
   const system = createSystemRouter({
     checkDatabase: options.checkDatabase,
+    phase: options.phase,
     openApiDocument: buildOpenApiDocument(REST_ROUTES, options.publicUrl),
   });
   const api = createPublicRouter(options.deps, REST_ROUTES, options.bodyLimitBytes);

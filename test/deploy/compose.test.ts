@@ -94,17 +94,27 @@ describe('docker-compose.yml', () => {
     expect(test.join(' ')).not.toMatch(/healthz|fetch|http/);
   });
 
-  it("checks the api's /healthz: healthy on 200, unhealthy otherwise", async () => {
+  it("checks the api's readiness (/readyz): healthy on 200, unhealthy otherwise", async () => {
     const check = api.healthcheck!.test;
     expect(check.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
     for (const status of [200, 503]) {
-      const server = createServer((req, res) => res.writeHead(req.url === '/healthz' ? status : 404).end());
+      const server = createServer((req, res) => res.writeHead(req.url === '/readyz' ? status : 404).end());
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       const child = spawn(process.execPath, check.slice(2), { env: { ...process.env, PORT: String(port) } });
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       server.close();
       expect({ status, code }).toEqual({ status, code: status === 200 ? 0 : 1 });
+    }
+  });
+
+  it('gives a stopping process time for the readiness grace, the drain and the unwinding before Docker kills it', () => {
+    const { readyGraceMs, jobs } = loadConfig({}, { cwd: path.resolve('test') });
+    for (const service of [api, worker]) {
+      expect(service.stop_grace_period).toMatch(/^\d+s$/);
+      expect(parseInt(service.stop_grace_period!, 10) * 1000).toBeGreaterThanOrEqual(
+        readyGraceMs + jobs.drainMs + 5_000,
+      );
     }
   });
 

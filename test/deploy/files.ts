@@ -35,6 +35,7 @@ export interface Service {
   ports?: string[];
   depends_on?: Record<string, { condition?: string; required?: boolean }>;
   healthcheck?: { test: string[] };
+  stop_grace_period?: string;
 }
 
 /** docker-compose.yml, parsed with its `<<` merges applied. */

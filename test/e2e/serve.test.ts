@@ -39,7 +39,7 @@ afterAll(async () => {
 
 async function start(name: string, extraEnv: Record<string, string> = {}): Promise<SpawnedPostdeck> {
   server = spawnPostdeck(name, ['serve'], { ...env, ...extraEnv });
-  await waitForOk(`${baseUrl}/healthz`, 180_000);
+  await waitForOk(`${baseUrl}/readyz`, 180_000);
   return server;
 }
 
