@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { deepFreeze, readEnvironment } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
 import { PlanEnvSchema, planSettings } from './settings/plans.js';
+import { MetricsEnvSchema, metricsSettings, type MetricsSettings } from './settings/metrics.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
 import type { PlanTable } from './core/plans.js';
 
@@ -12,7 +13,6 @@ const boolean = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
-
 /** Every environment variable Postdeck reads, with its default. The README table mirrors this. */
 const EnvSchema = z
   .object({
@@ -85,11 +85,10 @@ const EnvSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
   })
-  .extend(ChatEnvSchema.shape)
-  .extend(PlanEnvSchema.shape);
+  .extend({ ...ChatEnvSchema.shape, ...PlanEnvSchema.shape, ...MetricsEnvSchema.shape });
 
 /** The parsed, frozen settings object handed to the composition root. */
-export interface Config {
+export interface Config extends MetricsSettings {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -279,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       imageConcurrency: vars.AI_IMAGE_CONCURRENCY,
     },
     chat: chatConfig(vars),
+    ...metricsSettings(vars),
   });
 }
 

@@ -29,6 +29,8 @@ import { createMcpHttpHandler } from '../mcp/http.js';
 import { POSTDECK_VERSION } from './version.js';
 import { startWorkerHeartbeat } from './worker-heartbeat.js';
 import type { Logger } from '../logger.js';
+import { startMetricsListener, type MetricsListener } from '../http/metrics/listener.js';
+import { createMetricsRegistry, type MetricsRegistry } from './metrics/registry.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
 export type Role = 'api' | 'worker';
@@ -38,6 +40,8 @@ export interface Core {
   readonly database: DatabaseHandle;
   readonly deps: CoreDeps;
   readonly jobs: JobRunner;
+  /** This process's metrics (deps.metrics is the same, as core sees it). */
+  readonly metrics: MetricsRegistry;
   close(): Promise<void>;
 }
 
@@ -65,6 +69,7 @@ export async function openCore(
     throw error;
   }
   const db = collectionsOf(database.db);
+  const metrics = createMetricsRegistry({ db, ping: () => database.ping() });
   const base: Omit<CoreDeps, 'jobs'> = {
     db,
     plans: config.plans,
@@ -73,12 +78,13 @@ export async function openCore(
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
     keyCache: new ApiKeyCache(db, logger),
-    tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
+    tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger, { metrics }),
     ai: {
-      provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger),
+      provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger, metrics),
       imageConcurrency: config.ai.imageConcurrency,
     },
     chat: {},
+    metrics,
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
@@ -101,6 +107,7 @@ export async function openCore(
     database,
     deps,
     jobs,
+    metrics,
     async close() {
       await jobs.stop(config.jobs.drainMs);
       await deps.keyCache.flush();
@@ -146,11 +153,23 @@ export async function startPostdeck(
   }
   let http: RunningHttpServer | undefined;
   let heartbeat: { stop(): void } | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     const chatEndpoints = startChatBots(core.deps, config, logger);
     if (roles.has('worker')) {
       await core.jobs.startProcessing();
       heartbeat = startWorkerHeartbeat(config.dataDir, () => core.database.ping(), logger);
+    }
+    // A worker alone serves no HTTP: its metrics get a listener of their own when METRICS_PORT asks for one.
+    if (!roles.has('api') && config.metrics.port !== undefined) {
+      const { token } = config.metrics;
+      metricsListener = await startMetricsListener({
+        metrics: core.metrics,
+        token,
+        host: config.host,
+        port: config.metrics.port,
+      });
+      logger.info({ url: metricsListener.url }, 'worker metrics are served');
     }
     if (roles.has('api')) {
       const app = createHttpApp({
@@ -164,11 +183,13 @@ export async function startPostdeck(
         openSignup: config.auth.openSignup,
         mcp: createMcpHttpHandler({ deps: core.deps, logger, version: POSTDECK_VERSION }),
         chatEndpoints,
+        metrics: { registry: core.metrics, token: config.metrics.token },
       });
       http = await startHttpServer(app, { host: config.host, port: config.port, graceMs: config.jobs.drainMs });
     }
   } catch (error) {
     heartbeat?.stop();
+    await metricsListener?.stop();
     await core.close();
     await stopEmulators();
     throw error;
@@ -184,6 +205,7 @@ export async function startPostdeck(
         const [, { unfinished }] = await Promise.all([http?.stop(), core.jobs.stop(config.jobs.drainMs)]);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         heartbeat?.stop();
+        await metricsListener?.stop();
         await core.deps.keyCache.flush();
         await stopEmulators();
         await core.database.close();
