@@ -13,6 +13,7 @@ const boolean = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+
 /** Every environment variable Postdeck reads, with its default. The README table mirrors this. */
 const EnvSchema = z
   .object({

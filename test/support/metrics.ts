@@ -15,9 +15,25 @@ export function withMetrics(database: TestDatabase): { t: TestDatabase; registry
   return { t: { ...database, deps }, registry };
 }
 
+/**
+ * prom-client writes a gauge that has no reading (event-loop lag before its first sample, a gauge
+ * the database could not answer) as `Nan`, which Prometheus reads (Go's ParseFloat) and this parser
+ * does not know: such unlabelled samples are set aside, checked for shape, and added back as NaN.
+ */
+const NAN_SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*) Nan$/;
+
 /** The whole exposition parsed by a Prometheus text parser (not ours); it throws on any line it cannot read. */
-export function parseExposition(text: string): Promise<PromMetrics> {
-  return getMetricsFromIterator(text.split('\n')[Symbol.iterator]());
+export async function parseExposition(text: string): Promise<PromMetrics> {
+  const lines = text.split('\n');
+  const families = await getMetricsFromIterator(lines.filter((line) => !NAN_SAMPLE.test(line))[Symbol.iterator]());
+  for (const line of lines) {
+    const name = NAN_SAMPLE.exec(line)?.[1];
+    if (name === undefined) continue;
+    const family = families[name];
+    if (family?.type !== 'gauge') throw new Error(`NaN outside a declared gauge: ${line}`);
+    (family.data as { labels: Record<string, string>; value: number }[]).push({ labels: {}, value: Number.NaN });
+  }
+  return families;
 }
 
 /** The summed value (a histogram's count) of a family's samples whose labels include `labels`; 0 when none. */
