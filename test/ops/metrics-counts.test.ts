@@ -7,6 +7,11 @@ import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetricsRegistry } from '../../src/app/metrics/registry.js';
+import { spendCredit } from '../../src/core/credits/credits.js';
+import { reserveCredits } from '../../src/core/credits/reserve.js';
+import { failPost, markPublished } from '../../src/core/publishing/post-outcome.js';
+import { buildTenant } from '../support/factories.js';
+import { buildPost } from '../support/posts.js';
 import { emulatorAiConfig } from '../support/ai.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { parseExposition, sampleValue, withMetrics } from '../support/metrics.js';
@@ -83,6 +88,33 @@ describe('core counts', { timeout: 60_000 }, () => {
     } finally {
       await runner.stop(5_000);
     }
+  });
+});
+
+describe('outcomes counted once', { timeout: 60_000 }, () => {
+  it('a post leaving PUBLISHING, counted by the writer that moved it only', async () => {
+    const { deps } = metered.t;
+    const { workspaceId } = await buildTenant(deps);
+    const published = await buildPost(deps, workspaceId, { state: 'PUBLISHING' });
+    const failed = await buildPost(deps, workspaceId, { state: 'PUBLISHING' });
+    const release = { releaseId: 'v-1', releaseUrl: null };
+    expect(await markPublished(deps, published, release)).toBe(true);
+    // A second run of the same end changes nothing, and counts nothing.
+    expect(await markPublished(deps, published, release)).toBe(false);
+    await failPost(deps, failed, 'TikTok refused it', { refund: false });
+    await failPost(deps, failed, 'TikTok refused it', { refund: false });
+    expect(await count('postdeck_publish_outcomes_total', { outcome: 'published' })).toBe(1);
+    expect(await count('postdeck_publish_outcomes_total', { outcome: 'failed' })).toBe(1);
+  });
+
+  it('credits by pool, in its unit', async () => {
+    const { deps } = metered.t;
+    const tenant = await buildTenant(deps, { plan: 'creator' });
+    const scope = { workspaceId: tenant.workspaceId, accountId: tenant.accountId, actor: { type: 'system' } as const };
+    await spendCredit(deps, scope, 'caption', 'metrics-test:caption');
+    await reserveCredits(deps, scope, 'image', ['metrics-test:1', 'metrics-test:2', 'metrics-test:3']);
+    expect(await count('postdeck_credits_spent_total', { pool: 'caption' })).toBe(1);
+    expect(await count('postdeck_credits_spent_total', { pool: 'image' })).toBe(3);
   });
 });
 
