@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { deepFreeze, readEnvironment } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
 import { PlanEnvSchema, planSettings } from './settings/plans.js';
+import { MetricsEnvSchema, metricsSettings, type MetricsSettings } from './settings/metrics.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
 import type { PlanTable } from './core/plans.js';
 
@@ -86,11 +87,10 @@ const EnvSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
   })
-  .extend(ChatEnvSchema.shape)
-  .extend(PlanEnvSchema.shape);
+  .extend({ ...ChatEnvSchema.shape, ...PlanEnvSchema.shape, ...MetricsEnvSchema.shape });
 
 /** The parsed, frozen settings object handed to the composition root. */
-export interface Config {
+export interface Config extends MetricsSettings {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -280,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       imageConcurrency: vars.AI_IMAGE_CONCURRENCY,
     },
     chat: chatConfig(vars),
+    ...metricsSettings(vars),
   });
 }
 

@@ -31,6 +31,8 @@ import { createMcpHttpHandler } from '../mcp/http.js';
 import { POSTDECK_VERSION } from './version.js';
 import { startWorkerHeartbeat } from './worker-heartbeat.js';
 import type { Logger } from '../logger.js';
+import { startMetricsListener, type MetricsListener } from '../http/metrics/listener.js';
+import { createMetricsRegistry, type MetricsRegistry } from './metrics/registry.js';
 
 /** The process roles: `api` serves HTTP, `worker` processes jobs; `serve` runs both. */
 export type Role = 'api' | 'worker';
@@ -40,6 +42,8 @@ export interface Core {
   readonly database: DatabaseHandle;
   readonly deps: CoreDeps;
   readonly jobs: JobRunner;
+  /** This process's metrics (deps.metrics is the same, as core sees it). */
+  readonly metrics: MetricsRegistry;
   close(): Promise<void>;
 }
 
@@ -71,6 +75,7 @@ export async function openCore(
     throw error;
   }
   const db = collectionsOf(database.db);
+  const metrics = createMetricsRegistry({ db, ping: () => database.ping() });
   const base: Omit<CoreDeps, 'jobs'> = {
     db,
     plans: config.plans,
@@ -79,12 +84,13 @@ export async function openCore(
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
     keyCache: new ApiKeyCache(db, logger),
-    tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger),
+    tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger, { metrics }),
     ai: {
-      provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger),
+      provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger, metrics),
       imageConcurrency: config.ai.imageConcurrency,
     },
     chat: {},
+    metrics,
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },
@@ -107,6 +113,7 @@ export async function openCore(
     database,
     deps,
     jobs,
+    metrics,
     async close() {
       await jobs.stop(config.jobs.drainMs);
       await deps.keyCache.flush();
@@ -154,8 +161,20 @@ export async function startPostdeck(
   let heartbeat: { stop(): void } | undefined;
   // /readyz answers 503 until every part of this process is up, and again from the start of a stop.
   let phase: ProcessPhase = 'starting';
+  let metricsListener: MetricsListener | undefined;
   try {
     const chatEndpoints = startChatBots(core.deps, config, logger);
+    // A worker alone serves no HTTP: its metrics get a listener of their own when METRICS_PORT asks for one.
+    if (!roles.has('api') && config.metrics.port !== undefined) {
+      const { token } = config.metrics;
+      metricsListener = await startMetricsListener({
+        metrics: core.metrics,
+        token,
+        host: config.host,
+        port: config.metrics.port,
+      });
+      logger.info({ url: metricsListener.url }, 'worker metrics are served');
+    }
     if (roles.has('api')) {
       const app = createHttpApp({
         deps: core.deps,
@@ -169,6 +188,7 @@ export async function startPostdeck(
         openSignup: config.auth.openSignup,
         mcp: createMcpHttpHandler({ deps: core.deps, logger, version: POSTDECK_VERSION }),
         chatEndpoints,
+        metrics: { registry: core.metrics, token: config.metrics.token },
       });
       http = await startHttpServer(app, { host: config.host, port: config.port, graceMs: config.jobs.drainMs });
     }
@@ -180,6 +200,7 @@ export async function startPostdeck(
   } catch (error) {
     await http?.stop();
     heartbeat?.stop();
+    await metricsListener?.stop();
     await core.close();
     await stopEmulators();
     throw error;
@@ -204,6 +225,7 @@ export async function startPostdeck(
         const [, { unfinished }] = await Promise.all([drainHttp(), core.jobs.stop(config.jobs.drainMs)]);
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         heartbeat?.stop();
+        await metricsListener?.stop();
         await core.deps.keyCache.flush();
         await stopEmulators();
         await core.database.close();

@@ -6,6 +6,7 @@ import type { SecretBox } from './crypto/secret-box.js';
 import type { Collections } from './db/collections.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { MediaDeps } from './media/deps.js';
+import type { Metrics } from './ops/metrics.js';
 import type { PlanTable } from './plans.js';
 import type { AiProvider } from './providers/openai/provider.js';
 import type { TikTokHttp } from './providers/tiktok/http.js';
@@ -35,6 +36,8 @@ export interface CoreDeps {
    * their adapters exist; empty when no bot is configured.
    */
   readonly chat: ChatGateways;
+  /** What the operator's metrics count (NO_METRICS when nobody reads them). */
+  readonly metrics: Metrics;
 }
 
 /** The neutral request context every adapter builds; every query is scoped by it. */

@@ -20,6 +20,8 @@ import { createMcpRouter, type McpRequestHandler } from './mcp-route.js';
 import type { AppState } from './shared/context.js';
 import { createSystemRouter, type ProcessPhase } from './system-routes.js';
 import { createWebRouter } from './web/web-router.js';
+import type { HttpMetrics } from './metrics/exposition.js';
+import { createMetricsRouter, requestMetrics } from './metrics/routes.js';
 
 export interface HttpAppOptions {
   deps: CoreDeps;
@@ -40,6 +42,8 @@ export interface HttpAppOptions {
   mcp?: McpRequestHandler | undefined;
   /** The chat bots' endpoints (Slack events, Discord interactions). */
   chatEndpoints?: readonly ChatEndpoint[] | undefined;
+  /** Request timings go here and `/metrics` serves them; `token` is METRICS_TOKEN. */
+  metrics?: { registry: HttpMetrics; token: string | undefined } | undefined;
 }
 
 /** Builds the Koa app: request ids and logs, one error middleware, probes, docs, /public/v1, /mcp, /auth. */
@@ -54,15 +58,17 @@ export function createHttpApp(options: HttpAppOptions): Koa<AppState> {
   });
   const api = createPublicRouter(options.deps, REST_ROUTES, options.bodyLimitBytes);
 
+  if (options.metrics) app.use(requestMetrics(options.metrics.registry));
   app.use(requestContext(options.logger));
   app.use(errorMiddleware(options.logger));
   app.use(htmlNotFound());
   app.use(canonicalLoopbackHost(options.publicUrl));
   app.use(system.routes());
+  if (options.metrics) app.use(createMetricsRouter(options.metrics.registry, options.metrics.token).routes());
   app.use(api.routes());
   app.use(createUploadLinkRouter(options.deps).routes());
   if (options.mcp) app.use(createMcpRouter(options.deps, options.publicUrl, options.mcp).routes());
-  if (options.chatEndpoints?.length) app.use(createChatRouter(options.chatEndpoints).routes());
+  if (options.chatEndpoints?.length) app.use(createChatRouter(options.chatEndpoints, options.deps.metrics).routes());
   app.use(createMediaServingRouter(options.deps, options.deps.media).routes());
   app.use(createDeviceRouter(options).routes());
   app.use(createKeyRouter(options.deps).routes());

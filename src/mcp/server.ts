@@ -51,10 +51,15 @@ export function createMcpServer(options: McpServerOptions, scope: Scope): Server
               }),
           }),
     };
+    // A name no tool has is counted as `unknown`: callers choose names, and must not grow the label set.
+    const tool = binding ? name : 'unknown';
     try {
       if (!binding) throw new AppError('not_found', `No tool is named ${name}; tools/list has them all`);
-      return toolSuccess(await binding.call(options.deps, scope, args, context));
+      const result = toolSuccess(await binding.call(options.deps, scope, args, context));
+      options.deps.metrics.toolCall(tool, 'ok');
+      return result;
     } catch (error) {
+      options.deps.metrics.toolCall(tool, 'error');
       return toolFailure(error, options.logger, name);
     }
   });

@@ -18,6 +18,7 @@ import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
+import { NO_METRICS } from '../../src/core/ops/metrics.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 
 /** A fresh database of its own on the run's shared server, dropped by `close()`. */
@@ -94,6 +95,7 @@ export async function openTestDatabase(
     tiktok: new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 }),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},
+    metrics: NO_METRICS,
     media: {
       store: createLocalMediaStore(mediaDir),
       limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },

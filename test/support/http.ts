@@ -30,7 +30,7 @@ export async function startTestServer(
     app?: Partial<
       Pick<
         HttpAppOptions,
-        'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl' | 'secureCookies' | 'chatEndpoints'
+        'trustProxy' | 'openSignup' | 'devicePrefix' | 'publicUrl' | 'secureCookies' | 'chatEndpoints' | 'metrics'
       >
     >;
   } = {},

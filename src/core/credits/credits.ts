@@ -48,6 +48,7 @@ export async function spendCredit(deps: CoreDeps, scope: Scope, pool: CreditPool
       ref,
       limitCode: code,
     });
+    deps.metrics.creditsSpent(pool, 1);
     return { ...spend, ref };
   } catch (error) {
     if (error instanceof AppError && error.code === code) throw usedUp(pool, plan, limits[limit], period);

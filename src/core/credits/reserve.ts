@@ -29,7 +29,7 @@ export async function reserveCredits(
     const { limit, code, what } = creditPoolRules(pool);
     const allowance = limits[limit];
     const period = monthlyPeriod(deps.now());
-    return spendManyFromAllowance(
+    const spent = await spendManyFromAllowance(
       deps.db,
       { pool: poolId, period, allowance },
       refs,
@@ -39,6 +39,8 @@ export async function reserveCredits(
           `This needs ${refs.length} ${what} and the ${plan} plan has ${left} of ${allowance} left for ${period}; they reset on the 1st (UTC)`,
         ),
     );
+    deps.metrics.creditsSpent(pool, spent.length);
+    return spent;
   });
 }
 

@@ -201,7 +201,9 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
           await renewLease(db, lease, CLAIM_MS);
         },
       });
+      deps.metrics.jobRun(task.name, 'completed');
     } catch (error) {
+      deps.metrics.jobRun(task.name, 'failed');
       await retryLater(definition, current, error);
     } finally {
       clearInterval(renewal);

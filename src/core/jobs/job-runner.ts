@@ -74,6 +74,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
               await job.touch(progress);
             },
           });
+          jobDeps.metrics.jobRun(definition.name, 'completed');
+        } catch (error) {
+          jobDeps.metrics.jobRun(definition.name, 'failed');
+          throw error;
         } finally {
           running.delete(jobId);
         }

@@ -26,6 +26,7 @@ export async function failPost(
     { $set: { state: 'ERROR', errorText, updatedAt: now }, ...(event ? { $push: { events: event } } : {}) },
   );
   if (result.modifiedCount === 0) return;
+  deps.metrics.publishOutcome('failed');
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, errorText, refund: options.refund }, 'post ended in ERROR');
   await settleChildren(deps, post, 'ERROR');
@@ -50,6 +51,7 @@ export async function markPublished(
     },
   );
   if (result.modifiedCount === 0) return false;
+  deps.metrics.publishOutcome('published');
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
   await settleChildren(deps, post, 'PUBLISHED', now);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { Logger } from '../../../logger.js';
 import { AppError } from '../../errors.js';
+import { NO_METRICS, type Metrics } from '../../ops/metrics.js';
 import type { AiProviderConfig } from './config.js';
 import { classifyFailure } from './failures.js';
 
@@ -28,8 +29,13 @@ export interface AiProvider {
 }
 
 /** The provider over the `openai` SDK; the SDK's own retries are off, this one's are bounded and logged. */
-export function createAiProvider(config: AiProviderConfig, logger: Logger): AiProvider {
-  const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 0 });
+export function createAiProvider(config: AiProviderConfig, logger: Logger, metrics: Metrics = NO_METRICS): AiProvider {
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: config.baseUrl,
+    maxRetries: 0,
+    fetch: countedFetch(config.baseUrl, metrics),
+  });
   const gptImage = config.imageModel.startsWith('gpt-image') || config.imageModel === 'chatgpt-image-latest';
 
   async function withRetries<T>(purpose: string, call: (attempt: number) => Promise<T>): Promise<T> {
@@ -134,5 +140,22 @@ function malformed(error: MalformedOutput) {
     retry: true as const,
     waitMs: 0,
     error: new AppError('provider_error', `The AI model's answer was not usable: ${error.message}`),
+  };
+}
+
+/** fetch that counts each exchange by endpoint (the path under the base URL, `/chat/completions`) and status. */
+function countedFetch(baseUrl: string, metrics: Metrics): typeof fetch {
+  const basePath = new URL(baseUrl).pathname.replace(/\/$/, '');
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const endpoint = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
+    try {
+      const response = await fetch(input, init);
+      metrics.providerCall('openai', endpoint, response.status);
+      return response;
+    } catch (error) {
+      metrics.providerCall('openai', endpoint, 'network_error');
+      throw error;
+    }
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../../../logger.js';
+import { NO_METRICS, type Metrics } from '../../ops/metrics.js';
 import type { TikTokClientConfig } from './config.js';
 import { TikTokApiError } from './errors.js';
 import { parseJsonKeepingBigInts } from './json.js';
@@ -14,6 +15,8 @@ export interface TikTokHttpOptions {
   baseDelayMs?: number;
   timeoutMs?: number;
   limiter?: TokenRateLimiter;
+  /** Counts every exchange by endpoint and status (429s included, retried or not). */
+  metrics?: Metrics;
 }
 
 const OAuthErrorSchema = z.object({
@@ -48,6 +51,7 @@ export class TikTokHttp {
   private readonly maxRetries: number;
   private readonly baseDelayMs: number;
   private readonly timeoutMs: number;
+  private readonly metrics: Metrics;
   readonly limiter: TokenRateLimiter;
 
   constructor(
@@ -60,6 +64,7 @@ export class TikTokHttp {
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.limiter = options.limiter ?? new TokenRateLimiter();
+    this.metrics = options.metrics ?? NO_METRICS;
   }
 
   /** POSTs a form to an OAuth endpoint and validates the flat answer; throws TikTokApiError on `error`. */
@@ -131,6 +136,8 @@ export class TikTokHttp {
     init: RequestInit,
     safe: boolean,
   ): Promise<{ status: number; body: unknown; retryAfter?: number }> {
+    // The path without its query: one label value per endpoint.
+    const endpoint = path.split('?', 1)[0] ?? path;
     for (let attempt = 0; ; attempt += 1) {
       const retriesLeft = safe && attempt < this.maxRetries;
       let response: Response;
@@ -140,10 +147,12 @@ export class TikTokHttp {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (error) {
+        this.metrics.providerCall('tiktok', endpoint, 'network_error');
         if (!retriesLeft) throw networkError(error);
         await this.backoff(path, attempt, 'network error');
         continue;
       }
+      this.metrics.providerCall('tiktok', endpoint, response.status);
       const text = await response.text();
       const retryAfter = Number(response.headers.get('retry-after')) || undefined;
       if ((response.status === 429 || response.status >= 500) && retriesLeft) {
