@@ -11,6 +11,7 @@ import type { AiProviderConfig } from '../core/providers/openai/config.js';
 import { createAiProvider } from '../core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
+import { DEFAULT_RETRY_BASE_MS } from '../core/webhooks/settings.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import {
   externalTikTokEmulator,
@@ -79,6 +80,7 @@ export async function openCore(
       imageConcurrency: config.ai.imageConcurrency,
     },
     chat: {},
+    webhooks: { allowPrivate: config.webhooks.allowPrivate, retryBaseMs: DEFAULT_RETRY_BASE_MS },
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },

@@ -9,6 +9,7 @@ import type { MediaDeps } from './media/deps.js';
 import type { PlanTable } from './plans.js';
 import type { AiProvider } from './providers/openai/provider.js';
 import type { TikTokHttp } from './providers/tiktok/http.js';
+import type { WebhookSettings } from './webhooks/settings.js';
 
 /** What every use case may use: the collections, the plan table, a logger, the clock and the providers. */
 export interface CoreDeps {
@@ -35,6 +36,8 @@ export interface CoreDeps {
    * their adapters exist; empty when no bot is configured.
    */
   readonly chat: ChatGateways;
+  /** Outbound webhooks: whether endpoints may be private addresses, and the retry backoff. */
+  readonly webhooks: WebhookSettings;
 }
 
 /** The neutral request context every adapter builds; every query is scoped by it. */
