@@ -50,7 +50,11 @@ export async function postSigned(
     );
     request.on('timeout', () => request.destroy(new Error(`no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`)));
     request.on('error', (error: NodeJS.ErrnoException) =>
-      resolve({ at, statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message }),
+      resolve({
+        at,
+        statusCode: null,
+        error: error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message,
+      }),
     );
     request.end(message.body);
   });
