@@ -11,7 +11,6 @@ const SECTIONS = [
   { id: 'analytics', href: '/analytics', label: 'Analytics' },
   { id: 'platforms', href: '/platforms', label: 'TikTok accounts' },
   { id: 'keys', href: '/keys', label: 'API keys' },
-  { id: 'webhooks', href: '/webhooks', label: 'Webhooks' },
   { id: 'settings', href: '/settings', label: 'AI settings' },
   { id: 'usage', href: '/usage', label: 'Usage' },
   { id: 'members', href: '/members', label: 'Members' },

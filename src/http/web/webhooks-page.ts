@@ -24,12 +24,14 @@ const LAST_DELIVERIES = 5;
 /**
  * The workspace's webhook endpoints with their last deliveries, a form to add one (its signing secret
  * shown once, on the page that answers the form) and a Delete button each; all through the operations.
+ * Under the API keys section (linked from that page): a tenth header link would wrap a phone's header
+ * to a third row.
  */
 export function registerWebhooksPages(router: Router<AppState>, options: WebOptions): void {
   const { deps } = options;
 
   router.get('/webhooks', async (ctx) => {
-    const page = await signedInPage(ctx, options, 'webhooks', workspaceParam(ctx));
+    const page = await signedInPage(ctx, options, 'keys', workspaceParam(ctx));
     const deleted = ctx.query.notice === 'deleted';
     sendPage(ctx, {
       title: 'Webhooks',
@@ -49,7 +51,7 @@ export function registerWebhooksPages(router: Router<AppState>, options: WebOpti
     const form = await readCheckedForm(ctx, options);
     const workspace = WorkspaceFormSchema.safeParse(form);
     if (!workspace.success) throw notFound('Workspace');
-    const page = await signedInPage(ctx, options, 'webhooks', workspace.data.workspaceId);
+    const page = await signedInPage(ctx, options, 'keys', workspace.data.workspaceId);
     const added: AddForm = { url: form.url ?? '', events: WEBHOOK_EVENTS.filter((event) => form[`event:${event}`]) };
     let secret: string | undefined;
     let errors: Record<string, string> | undefined;
@@ -80,7 +82,7 @@ export function registerWebhooksPages(router: Router<AppState>, options: WebOpti
     const id = IdParamSchema.safeParse(ctx.params.id);
     const workspace = WorkspaceFormSchema.safeParse(form);
     if (!id.success || !workspace.success) throw notFound('Webhook endpoint');
-    const page = await signedInPage(ctx, options, 'webhooks', workspace.data.workspaceId);
+    const page = await signedInPage(ctx, options, 'keys', workspace.data.workspaceId);
     await invokeOperation(deps, page.scope, deleteWebhookOperation, { id: id.data });
     redirect(ctx, `/webhooks?ws=${page.workspace.workspaceId}&notice=deleted`);
   });
