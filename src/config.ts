@@ -70,6 +70,7 @@ const EnvSchema = z
     TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
     TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
     TIKTOK_ANALYTICS: boolean.default(true),
+    WEBHOOKS_ALLOW_PRIVATE: boolean.default(false),
     TIKTOK_EMULATOR_PORT: port.default(0),
     TIKTOK_EMULATOR_URL: z.url().optional(),
     TIKTOK_EMULATOR_PUBLIC_URL: z.url().optional(),
@@ -127,8 +128,7 @@ export interface Config extends MetricsSettings {
   /** After SIGTERM: how long /readyz answers 503 `draining` while requests are still served. */
   readonly readyGraceMs: number;
   readonly plans: PlanTable;
-  /** The plan new accounts start on (DEFAULT_PLAN). */
-  readonly defaultPlan: string;
+  readonly defaultPlan: string; // the plan new accounts start on (DEFAULT_PLAN)
   readonly auth: {
     /** May anyone sign up (getting their own account), or only the first user and invitees? */
     readonly openSignup: boolean;
@@ -166,11 +166,10 @@ export interface Config extends MetricsSettings {
     readonly textTimeoutMs: number;
     readonly imageTimeoutMs: number;
     readonly emulatorPort: number;
-    /** Slide images a generation job draws at once. */
-    readonly imageConcurrency: number;
+    readonly imageConcurrency: number; // slide images a generation job draws at once
   };
-  /** The Slack and Discord bots, each on when its settings are given (src/settings/chat.ts). */
-  readonly chat: ChatConfig;
+  readonly chat: ChatConfig; // the Slack and Discord bots, each on when its settings are given (settings/chat.ts)
+  readonly webhooks: { readonly allowPrivate: boolean }; // WEBHOOKS_ALLOW_PRIVATE: the SSRF guard off
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -281,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
     },
     chat: chatConfig(vars),
     ...metricsSettings(vars),
+    webhooks: { allowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE },
   });
 }
 

@@ -20,6 +20,14 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config.mongo)).toBe(true);
   });
 
+  it('refuses private webhook endpoints unless WEBHOOKS_ALLOW_PRIVATE is true', () => {
+    expect(loadConfig({}, { cwd: emptyDir() }).webhooks.allowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true' }, { cwd: emptyDir() }).webhooks.allowPrivate).toBe(true);
+    expect(() => loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'sometimes' }, { cwd: emptyDir() })).toThrow(
+      /WEBHOOKS_ALLOW_PRIVATE/,
+    );
+  });
+
   it('reports every problem at once, each with its variable name', () => {
     let error: unknown;
     try {

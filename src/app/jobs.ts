@@ -20,6 +20,8 @@ import { defineHousekeepingJob, HOUSEKEEPING_EVERY_MS } from '../core/jobs/house
 import { collectInsightsJob, PLAN_COLLECTION_EVERY_MS, planCollectionJob } from '../core/insights/collect-job.js';
 import { insightsConsumer } from '../core/insights/published-consumer.js';
 import { generateSlideshowDefinition } from '../core/slides/generation/job.js';
+import { webhooksConsumer } from '../core/webhooks/consumer.js';
+import { sendWebhookJob } from '../core/webhooks/send-job.js';
 
 /**
  * The periodic clean-ups and sweeps, run by the one housekeeping job when their period has passed
@@ -50,8 +52,9 @@ export const JOB_DEFINITIONS: readonly AnyJobDefinition[] = [
   pollStatusJob,
   sweepPostsJob,
   generateSlideshowDefinition,
-  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer]),
+  eventDeliveryJob([chatApprovalsConsumer, insightsConsumer, webhooksConsumer]),
   collectInsightsJob,
+  sendWebhookJob,
   chatLoginJob,
   housekeepingJob,
 ];

@@ -12,6 +12,7 @@ import type { AiProviderConfig } from '../core/providers/openai/config.js';
 import { createAiProvider } from '../core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
 import { TikTokHttp } from '../core/providers/tiktok/http.js';
+import { DEFAULT_RETRY_BASE_MS } from '../core/webhooks/settings.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import {
   externalTikTokEmulator,
@@ -91,6 +92,7 @@ export async function openCore(
     },
     chat: {},
     metrics,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate, retryBaseMs: DEFAULT_RETRY_BASE_MS },
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },

@@ -10,6 +10,7 @@ import type { Metrics } from './ops/metrics.js';
 import type { PlanTable } from './plans.js';
 import type { AiProvider } from './providers/openai/provider.js';
 import type { TikTokHttp } from './providers/tiktok/http.js';
+import type { WebhookSettings } from './webhooks/settings.js';
 
 /** What every use case may use: the collections, the plan table, a logger, the clock and the providers. */
 export interface CoreDeps {
@@ -38,6 +39,8 @@ export interface CoreDeps {
   readonly chat: ChatGateways;
   /** What the operator's metrics count (NO_METRICS when nobody reads them). */
   readonly metrics: Metrics;
+  /** Outbound webhooks: whether endpoints may be private addresses, and the retry backoff. */
+  readonly webhooks: WebhookSettings;
 }
 
 /** The neutral request context every adapter builds; every query is scoped by it. */

@@ -20,6 +20,7 @@ import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
 import { NO_METRICS } from '../../src/core/ops/metrics.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import type { WebhookSettings } from '../../src/core/webhooks/settings.js';
 
 /** A fresh database of its own on the run's shared server, dropped by `close()`. */
 export interface TestDatabase {
@@ -68,6 +69,8 @@ export async function openTestDatabase(
     imageConcurrency?: number;
     /** Overrides of the media settings (limits, public base URL); the store is a temporary directory. */
     media?: Partial<MediaDeps>;
+    /** Outbound webhooks: private endpoints allowed (default false) and the first retry's wait (default 100 ms). */
+    webhooks?: Partial<WebhookSettings>;
     /**
      * The worker also schedules the recurring jobs as a production worker does (housekeeping, so the
      * periodic jobs such as the insights planner run on their own); off by default, so tests stay quiet.
@@ -96,6 +99,7 @@ export async function openTestDatabase(
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},
     metrics: NO_METRICS,
+    webhooks: { allowPrivate: false, retryBaseMs: 100, ...options.webhooks },
     media: {
       store: createLocalMediaStore(mediaDir),
       limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },

@@ -24,6 +24,7 @@ import type {
 } from '../media/documents.js';
 import type { OAuthClientDoc, OAuthCodeDoc } from '../oauth/documents.js';
 import type { WorkerProbeDoc } from '../ops/documents.js';
+import type { WebhookDeliveryDoc, WebhookEndpointDoc } from '../webhooks/documents.js';
 import type {
   CreatorInfoDoc,
   OAuthStateDoc,
@@ -88,6 +89,8 @@ export interface Collections {
   insightCollectors: Collection<InsightCollectorDoc>;
   insightMisses: Collection<InsightMissDoc>;
   insightMembers: Collection<InsightMemberDoc>;
+  webhookEndpoints: Collection<WebhookEndpointDoc>;
+  webhookDeliveries: Collection<WebhookDeliveryDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -172,6 +175,10 @@ const INDEXES: IndexTable = {
   insightMisses: [],
   // Walked by `_id` (`<platformId>#<n>`, insert-once) only.
   insightMembers: [],
+  // A workspace's endpoints, read whole per event and per list.
+  webhookEndpoints: [{ key: { workspaceId: 1 } }],
+  // Sent by `_id`; these serve an endpoint's log and the wait for a subject's earlier pending event.
+  webhookDeliveries: [{ key: { endpointId: 1, createdAt: -1 } }, { key: { endpointId: 1, subjectId: 1, state: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -225,6 +232,8 @@ const NAMES: { [K in keyof Collections]: string } = {
   insightCollectors: 'insight_collectors',
   insightMisses: 'insight_misses',
   insightMembers: 'insight_members',
+  webhookEndpoints: 'webhook_endpoints',
+  webhookDeliveries: 'webhook_deliveries',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -5,6 +5,7 @@ import { mediaOperations } from '../media/operations.js';
 import { platformOperations } from '../platforms/operations.js';
 import { postOperations } from '../posts/operations.js';
 import { slideOperations } from '../slides/operations.js';
+import { webhookOperations } from '../webhooks/operations.js';
 import type { AnyOperation } from './operation.js';
 
 /** Every operation Postdeck offers, once; each surface (REST, MCP, bots) binds to this list. */
@@ -16,4 +17,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...slideOperations,
   ...creditOperations,
   ...insightOperations,
+  ...webhookOperations,
 ];

@@ -34,6 +34,13 @@ import {
   generateSlideshowOperation,
   getGenerationJobOperation,
 } from '../../core/slides/operations.js';
+import {
+  createWebhookOperation,
+  deleteWebhookOperation,
+  listWebhookDeliveriesOperation,
+  listWebhooksOperation,
+  redeliverWebhookOperation,
+} from '../../core/webhooks/operations.js';
 import { relocateCreatePostsResult } from './create-posts-result.js';
 import { multipartUpload } from './read-upload.js';
 import { CREATE_POST_EXAMPLES, GENERATE_SLIDESHOW_EXAMPLES, PUBLISH_POST_EXAMPLES } from './request-examples.js';
@@ -159,5 +166,21 @@ export const REST_ROUTES: readonly RestRoute[] = [
     status: 200,
     tag: 'Analytics',
     query: ['startDate', 'endDate'],
+  }),
+  bindRest(createWebhookOperation, { method: 'post', path: '/webhooks', status: 201, tag: 'Webhooks' }),
+  bindRest(listWebhooksOperation, { method: 'get', path: '/webhooks', status: 200, tag: 'Webhooks' }),
+  bindRest(deleteWebhookOperation, { method: 'delete', path: '/webhooks/:id', status: 204, tag: 'Webhooks' }),
+  bindRest(listWebhookDeliveriesOperation, {
+    method: 'get',
+    path: '/webhooks/:id/deliveries',
+    status: 200,
+    tag: 'Webhooks',
+    query: ['limit'],
+  }),
+  bindRest(redeliverWebhookOperation, {
+    method: 'post',
+    path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    status: 202,
+    tag: 'Webhooks',
   }),
 ];

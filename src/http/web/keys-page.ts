@@ -35,6 +35,7 @@ export function registerKeysPages(router: Router<AppState>, options: WebOptions)
           Keys are created by approving a device: run <code>postdeck login</code> on the machine that needs one. A key
           shows here by its first characters only; the full key was shown once, to the device.
         </p>
+        <p><a href="/webhooks?ws=${page.workspace.workspaceId}">Webhooks</a>: send this workspace's events to your own service.</p>
         ${keyTable(keys, page.csrf, page.workspace.workspaceId)}`,
     });
   });

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENTS } from './documents.js';
+
+const EventSchema = z.enum(WEBHOOK_EVENTS);
+
+export const CreateWebhookInputSchema = z.object({
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(2_000)
+    .describe(
+      'where deliveries are POSTed; a host resolving to a loopback, private, link-local or reserved address is refused unless the server allows private endpoints',
+    ),
+  events: z
+    .array(EventSchema)
+    .min(1)
+    .max(WEBHOOK_EVENTS.length)
+    .describe('the events to deliver: post.created, post.published, post.failed, generation.done, generation.failed'),
+});
+export type CreateWebhookInput = z.infer<typeof CreateWebhookInputSchema>;
+
+export const WebhookIdInputSchema = z.object({ id: z.uuid().describe('the webhook endpoint id') });
+
+export const ListDeliveriesInputSchema = WebhookIdInputSchema.extend({
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('how many of the newest deliveries (default 50)'),
+});
+
+export const RedeliverInputSchema = WebhookIdInputSchema.extend({
+  deliveryId: z
+    .string()
+    .regex(/^msg_[A-Za-z0-9_-]{1,64}$/, 'must be a delivery id (msg_…)')
+    .describe('the delivery id (its webhook-id header)'),
+});
+
+export const WebhookSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(EventSchema),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook' });
+
+export const CreatedWebhookSchema = WebhookSchema.extend({
+  secret: z
+    .string()
+    .describe('the signing secret (whsec_…) to verify deliveries with a Standard Webhooks library; shown only here'),
+}).meta({ id: 'CreatedWebhook' });
+
+export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) }).meta({ id: 'WebhookList' });
+
+const AttemptSchema = z.object({
+  at: z.iso.datetime(),
+  statusCode: z
+    .int()
+    .nullable()
+    .describe("the receiver's status; null when it gave none (refused, network error, timeout)"),
+  error: z.string().nullable(),
+});
+
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.string().describe('the delivery id, sent as the webhook-id header on every attempt'),
+    event: EventSchema,
+    eventId: z.string(),
+    status: z
+      .enum(['pending', 'delivered', 'failed'])
+      .describe('failed: retries ended 24 hours after the first attempt'),
+    attempt: z.int().min(0).describe('attempts made'),
+    statusCode: z.int().nullable().describe("the last attempt's status code"),
+    error: z.string().nullable().describe("the last attempt's error"),
+    lastAttemptAt: z.iso.datetime().nullable(),
+    nextAttemptAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    attempts: z.array(AttemptSchema).describe('the newest attempts (at most 20), oldest first'),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const WebhookDeliveryListSchema = z
+  .object({ deliveries: z.array(WebhookDeliverySchema).describe('newest first') })
+  .meta({ id: 'WebhookDeliveryList' });
