@@ -1,4 +1,5 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
+import type { AuditEntryDoc } from '../audit/documents.js';
 import type { ApiKeyDoc, ApiKeyRevisionDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
 import type {
@@ -88,6 +89,7 @@ export interface Collections {
   insightCollectors: Collection<InsightCollectorDoc>;
   insightMisses: Collection<InsightMissDoc>;
   insightMembers: Collection<InsightMemberDoc>;
+  audit: Collection<AuditEntryDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -172,6 +174,8 @@ const INDEXES: IndexTable = {
   insightMisses: [],
   // Walked by `_id` (`<platformId>#<n>`, insert-once) only.
   insightMembers: [],
+  // The audit page and GET /audit read a workspace's entries newest first.
+  audit: [{ key: { workspaceId: 1, at: -1, _id: -1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -225,6 +229,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   insightCollectors: 'insight_collectors',
   insightMisses: 'insight_misses',
   insightMembers: 'insight_members',
+  audit: 'audit',
 };
 
 /** Typed handles on every collection of `db`. */

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
@@ -52,6 +53,11 @@ export async function markPublished(
   if (result.modifiedCount === 0) return false;
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
+  if (event) {
+    const scope = { workspaceId: post.workspaceId, accountId: post.accountId, actor: { type: 'system' as const } };
+    const details = { releaseId: release.releaseId, releaseUrl: release.releaseUrl };
+    await recordAudit(deps, scope, { action: 'post.published', subject: { type: 'post', id: post._id }, details });
+  }
   await settleChildren(deps, post, 'PUBLISHED', now);
   return true;
 }

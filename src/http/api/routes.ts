@@ -1,3 +1,4 @@
+import { listAuditEntriesOperation } from '../../core/audit/operations.js';
 import {
   createMediaFolderOperation,
   deleteMediaFolderOperation,
@@ -159,5 +160,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
     status: 200,
     tag: 'Analytics',
     query: ['startDate', 'endDate'],
+  }),
+  bindRest(listAuditEntriesOperation, {
+    method: 'get',
+    path: '/audit',
+    status: 200,
+    tag: 'Audit',
+    query: ['startDate', 'endDate', 'action', 'actor', 'limit', 'cursor'],
   }),
 ];

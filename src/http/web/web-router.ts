@@ -14,6 +14,7 @@ import { securityHeaders } from './security-headers.js';
 import { webErrors } from './web-errors.js';
 import { registerSettingsPages } from './settings-page.js';
 import { registerUsagePages } from './usage-page.js';
+import { registerAuditPages } from './audit-page.js';
 import { registerAssets } from './styles.js';
 import { registerCopyScript } from './copy-script.js';
 
@@ -21,7 +22,7 @@ export type { WebOptions } from './options.js';
 
 /**
  * The server-rendered web app: sign-in and sign-up, the device verification page, the posts
- * calendar, analytics, TikTok accounts, API keys, AI settings, usage and members. One small script (Copy
+ * calendar, analytics, TikTok accounts, API keys, AI settings, usage, members and the audit trail. One small script (Copy
  * buttons) and no front-end build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
  * middleware only runs for these routes.
  */
@@ -41,6 +42,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerKeysPages(router, options);
   registerSettingsPages(router, options);
   registerUsagePages(router, options);
+  registerAuditPages(router, options);
   registerMembersPages(router, options);
   return router;
 }
