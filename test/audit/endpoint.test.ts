@@ -114,6 +114,19 @@ describe('entries written with the change', () => {
     });
     expect(JSON.stringify(entries[0])).not.toContain(tenant.apiKey);
   });
+
+  it('a key revoking itself (DELETE /auth/key, `postdeck logout`) writes one api_key.revoked entry, surface rest', async () => {
+    const { tenant, keyId } = await tenantWithDraft();
+    const revoked = await server.request('/auth/key', { method: 'DELETE', apiKey: tenant.apiKey });
+    expect(revoked.status).toBe(204);
+    const entries = await entriesOf(tenant.workspaceId, 'api_key.revoked');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor: { type: 'api_key', keyId, userId: tenant.userId },
+      surface: 'rest',
+      subject: { type: 'api_key', id: keyId },
+    });
+  });
 });
 
 describe('GET /public/v1/audit', () => {

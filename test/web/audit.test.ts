@@ -89,7 +89,9 @@ describe('the audit page', () => {
   it('answers a workspace the person is not in as not found', async () => {
     const strangerBrowser = new WebClient(server);
     await strangerBrowser.signIn(stranger.email, stranger.password);
-    expect((await strangerBrowser.get(`/audit?ws=${owner.workspaceId}`)).status).toBe(404);
+    const refused = await strangerBrowser.get(`/audit?ws=${owner.workspaceId}`);
+    expect(refused.status).toBe(404);
+    expect(refused.text).toContain('Workspace not found');
   });
 
   it('is drawn at 1280 and 390 px', async () => {
