@@ -11,10 +11,12 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'oauth.granted',
+  'platform.connected',
+  'platform.disconnected',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['post', 'account', 'api_key', 'oauth_client'] as const;
+export const AUDIT_SUBJECT_TYPES = ['post', 'account', 'api_key', 'oauth_client', 'platform'] as const;
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
 
 /** A few plain facts about the change; never a secret (no keys, tokens or codes). */

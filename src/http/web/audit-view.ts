@@ -14,6 +14,8 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'api_key.created': 'Created an API key',
   'api_key.revoked': 'Revoked an API key',
   'oauth.granted': 'Granted OAuth access',
+  'platform.connected': 'Connected a TikTok account',
+  'platform.disconnected': 'Disconnected a TikTok account',
 };
 
 const SURFACE_LABELS: Readonly<Record<AuditEntry['surface'], string>> = {
@@ -55,8 +57,8 @@ export function auditView(view: AuditView): SafeHtml {
   });
   return markup`<h1>Audit trail of ${view.workspaceName}</h1>
     <p class="muted">
-      Who approved, rejected or published posts, changed the plan, created or revoked API keys and granted OAuth
-      access. Only the workspace's owners see this page.
+      Who approved, rejected or published posts, changed the plan, created or revoked API keys, granted OAuth access
+      and connected or disconnected TikTok accounts. Only the workspace's owners see this page.
     </p>
     <form method="get" action="/audit" class="when">
       <input type="hidden" name="ws" value="${view.workspaceId}" />
@@ -76,7 +78,8 @@ export function auditView(view: AuditView): SafeHtml {
 }
 
 function subject(entry: AuditEntry): SafeHtml {
-  return markup`<span class="muted">${entry.subject.type.replace('_', ' ')} <code>${entry.subject.id.slice(0, 8)}</code></span>`;
+  const type = entry.subject.type === 'platform' ? 'TikTok account' : entry.subject.type.replace('_', ' ');
+  return markup`<span class="muted">${type} <code>${entry.subject.id.slice(0, 8)}</code></span>`;
 }
 
 function actor(entry: AuditEntry, view: AuditView): SafeHtml {
