@@ -139,7 +139,8 @@ describe('GET /public/v1/audit', () => {
     const listed = await call(server, tenant.apiKey, 'GET', '/audit');
     expect(listed.status).toBe(200);
     const entries = (listed.body as { entries: Entry[] }).entries;
-    expect(entries.map((e) => e.action)).toEqual(['post.approved', 'api_key.created']);
+    // The tenant's key was minted, then its TikTok account connected (by the system), then the draft approved.
+    expect(entries.map((e) => e.action)).toEqual(['post.approved', 'platform.connected', 'api_key.created']);
     expect(entries[0]).toMatchObject({ surface: 'rest', subject: { type: 'post', id: draftId } });
     expect(entries.map((e) => e.subject.id)).not.toContain(other.draftId);
 
@@ -169,8 +170,13 @@ describe('GET /public/v1/audit', () => {
       seen.push(...body.entries);
       cursor = body.nextCursor;
     } while (cursor);
-    expect(seen.map((e) => e.action)).toEqual(['api_key.created', 'post.approved', 'api_key.created']);
-    expect(new Set(seen.map((e) => e.id)).size).toBe(3);
+    expect(seen.map((e) => e.action)).toEqual([
+      'api_key.created',
+      'post.approved',
+      'platform.connected',
+      'api_key.created',
+    ]);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(4);
     const times = seen.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
