@@ -144,7 +144,7 @@ export async function setPlanCommand(options: {
   const core = await openCore(config, logger);
   try {
     const scope = await systemScopeFor(core.deps, options.workspace ?? (await mainWorkspaceId(core.deps)));
-    await setAccountPlan(core.deps, scope.accountId, options.plan);
+    await setAccountPlan(core.deps, { ...scope, surface: 'cli' }, options.plan);
     const limits = limitsOf(core.deps.plans, options.plan);
     process.stdout.write(
       `Account ${scope.accountId} is on the ${options.plan} plan: ${limits.monthlyPosts} posts, ` +

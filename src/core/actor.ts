@@ -4,3 +4,14 @@ export type Actor =
   | { readonly type: 'api_key'; readonly keyId: string; readonly userId: string | null }
   | { readonly type: 'user'; readonly userId: string }
   | { readonly type: 'system' };
+
+export const SURFACES = ['rest', 'mcp', 'slack', 'discord', 'web', 'cli', 'system'] as const;
+/** Through which surface a change came (the audit trail names it). */
+export type Surface = (typeof SURFACES)[number];
+
+/** The person in a chat workspace who clicked: the link's key acts, this names who asked it to. */
+export interface ChatUser {
+  readonly platform: 'slack' | 'discord';
+  readonly id: string;
+  readonly name: string;
+}

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { Actor } from './actor.js';
+import type { Actor, ChatUser, Surface } from './actor.js';
 import type { ApiKeyCache } from './auth/key-cache.js';
 import type { ChatGateways } from './chat/gateway.js';
 import type { SecretBox } from './crypto/secret-box.js';
@@ -48,6 +48,10 @@ export interface Scope {
   readonly workspaceId: string;
   readonly accountId: string;
   readonly actor: Actor;
+  /** The surface the request came through; absent for the system's own work (jobs, sweeps). */
+  readonly surface?: Surface;
+  /** In chat: the approver whose click the link's key carries out. */
+  readonly chatUser?: ChatUser;
 }
 
 export type { Actor } from './actor.js';

@@ -27,7 +27,7 @@ export function createMcpRouter(deps: CoreDeps, publicUrl: string, handle: McpRe
     if (origin && origin !== ownOrigin) throw new AppError('forbidden', `Requests from ${origin} are not accepted`);
     let scope: Scope;
     try {
-      scope = await requireApiKey(deps, ctx);
+      scope = await requireApiKey(deps, ctx, 'mcp');
     } catch (error) {
       if (error instanceof AppError) {
         const invalid = error.code === 'invalid_api_key' ? ', error="invalid_token"' : '';

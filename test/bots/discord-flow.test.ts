@@ -196,6 +196,10 @@ describe('the Discord bot', () => {
     expect(await post(postId)).toBeNull();
     expect(card.components).toEqual([]);
     expect(field(card, 'History')).toContain('rejected it');
+    const trail = await w.t.deps.db.audit.find({ action: 'post.rejected', 'subject.id': postId }).toArray();
+    expect(trail).toMatchObject([
+      { surface: 'discord', actor: { type: 'api_key' }, chatUser: { platform: 'discord', id: ANA_ID } },
+    ]);
   });
 
   it('refuses someone who is not an approver, only to them, and changes nothing', SLOW, async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditAction } from '../../src/core/audit/documents.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { createRestDraft } from '../support/chat-cards.js';
 import { makeJpeg } from '../support/media.js';
@@ -56,6 +57,10 @@ async function draftWithCard(content: string) {
   );
   return { postId, card };
 }
+
+/** The audit entries of one action about one post. */
+const auditOf = (postId: string, action: AuditAction) =>
+  w.t.deps.db.audit.find({ action, 'subject.id': postId }).toArray();
 
 const stateOf = async (postId: string) => (await w.t.deps.db.posts.findOne({ _id: postId }))?.state;
 const tiktokPostsWith = async (caption: string) =>
@@ -125,6 +130,15 @@ describe('Slack approval cards', () => {
     expect(await tiktokPostsWith('Caption after the edit #slack')).toHaveLength(1);
     await eventually(() => card.text.startsWith('Published on TikTok'));
     expect(JSON.stringify(card.blocks)).toContain('<@U0BEN> edited the caption');
+    // The audit trail: Ana approved through Slack with the link's key; Postdeck itself published.
+    expect(await auditOf(postId, 'post.approved')).toMatchObject([
+      { surface: 'slack', actor: { type: 'api_key' }, chatUser: { platform: 'slack', id: 'U0ANA', name: 'ana' } },
+    ]);
+    const published = await eventually(async () => {
+      const entries = await auditOf(postId, 'post.published');
+      return entries.length > 0 ? entries : null;
+    });
+    expect(published).toMatchObject([{ surface: 'system', actor: { type: 'system' } }]);
   });
 
   it('rejects: the draft is deleted and the card says who rejected it', SLOW, async () => {
@@ -134,6 +148,9 @@ describe('Slack approval cards', () => {
     await eventually(() => card.text.startsWith('Rejected'));
     expect(JSON.stringify(card.blocks)).toContain('<@U0ANA> rejected it');
     expect(JSON.stringify(card.blocks)).not.toContain('postdeck_approve');
+    expect(await auditOf(postId, 'post.rejected')).toMatchObject([
+      { surface: 'slack', actor: { type: 'api_key' }, chatUser: { platform: 'slack', id: 'U0ANA', name: 'ana' } },
+    ]);
   });
 
   it("refuses a non-approver's clicks only to them and changes nothing", SLOW, async () => {

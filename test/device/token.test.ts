@@ -217,6 +217,12 @@ describe('POST /auth/device/token', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(49);
     expect(await t.deps.db.apiKeys.countDocuments({ name: 'burst-after' })).toBe(1);
+    // One audit entry: created by the person who approved it with their session, not by the polls.
+    const key = await t.deps.db.apiKeys.findOne({ name: 'burst-after' });
+    const entries = await t.deps.db.audit.find({ 'subject.id': key!._id }).toArray();
+    expect(entries).toMatchObject([
+      { action: 'api_key.created', actor: { type: 'user', userId: owner.user.id }, surface: 'web' },
+    ]);
   });
 
   it('mints one key when 50 polls race the approval itself', async () => {

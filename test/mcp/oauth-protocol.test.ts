@@ -166,6 +166,22 @@ describe('the authorization code flow', () => {
     expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await t.deps.db.apiKeys.findOne({ _id: key!._id }))?.revokedAt).toBeInstanceOf(Date);
 
+    // The audit trail: the person granted access and so created the key, on the web; Postdeck revoked it.
+    const trail = await t.deps.db.audit.find({ workspaceId: user.workspaceId }).sort({ at: 1, _id: 1 }).toArray();
+    const person = { type: 'user', userId: user.user.id };
+    expect(trail.filter((e) => e.action === 'oauth.granted')).toMatchObject([
+      {
+        actor: person,
+        surface: 'web',
+        subject: { type: 'oauth_client', id: client_id },
+        details: { clientName: 'Agent' },
+      },
+    ]);
+    expect(trail.filter((e) => e.subject.id === key!._id)).toMatchObject([
+      { action: 'api_key.created', actor: person, surface: 'web', details: { name: 'Agent (OAuth)' } },
+      { action: 'api_key.revoked', actor: { type: 'system' }, surface: 'system' },
+    ]);
+
     // Once expired, the code and its single-use lease are purged.
     const codeId = createHash('sha256').update(code).digest('hex');
     expect(await t.deps.db.leases.countDocuments({ key: `oauth-code:${codeId}` })).toBe(1);

@@ -147,6 +147,15 @@ describe('the TikTok accounts page', () => {
     const landed = await client.get(`/platforms/tiktok/callback${callback.search}`);
     expect(landed.location).toBe(`/platforms?ws=${bob.workspaceId}&notice=reconnected`);
     expect(await t.deps.db.platforms.findOne({ _id: platform._id })).toMatchObject({ disabled: false });
+
+    // The audit trail: each connection and the disconnect, by Bob, on the web.
+    const trail = await t.deps.db.audit.find({ 'subject.id': platform._id }).sort({ at: 1, _id: 1 }).toArray();
+    const bobOnTheWeb = { actor: { type: 'user', userId: bob.user.id }, surface: 'web' };
+    expect(trail).toMatchObject([
+      { action: 'platform.connected', ...bobOnTheWeb, details: { reconnected: false } },
+      { action: 'platform.disconnected', ...bobOnTheWeb, details: { handle: 'to.disconnect' } },
+      { action: 'platform.connected', ...bobOnTheWeb, details: { reconnected: true } },
+    ]);
   });
 
   it('shows an account needing re-authorization with Reconnect', async () => {

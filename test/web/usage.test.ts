@@ -59,7 +59,7 @@ describe('the usage page', () => {
 
   it('groups the digits of large figures: 1,000,000, not 1000000', async () => {
     const agency = await buildUser(t.deps, { name: 'Agency' });
-    await setAccountPlan(t.deps, agency.accountId, 'agency');
+    await setAccountPlan(t.deps, agency.scope, 'agency');
     for (let n = 0; n < 3; n++) await spendCredit(t.deps, agency.scope, 'caption', `usage-agency-${n}`);
     const browser = new WebClient(server);
     await browser.signIn(agency.email, agency.password);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Surface } from '../actor.js';
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { ApiKeyDoc } from './documents.js';
 import type { VerifiedKey } from './key-cache.js';
@@ -19,10 +21,13 @@ export interface ApiKeyView {
   revokedAt: Date | null;
 }
 
-/** Mints a key for a workspace. The clear key is returned once and only its hash is stored. */
+/**
+ * Mints a key for a workspace. The clear key is returned once and only its hash is stored. The
+ * audit trail names `userId` (who approved it) and `surface` (where they did; the system's by default).
+ */
 export async function mintApiKey(
   deps: CoreDeps,
-  input: { workspaceId: string; accountId: string; userId: string | null; name: string },
+  input: { workspaceId: string; accountId: string; userId: string | null; name: string; surface?: Surface | undefined },
 ): Promise<{ apiKey: string; view: ApiKeyView }> {
   // 256 random bits, stored only as a SHA-256 (see tokens.ts for why a fast hash is right).
   const apiKey = newSecretToken(API_KEY_PREFIX);
@@ -39,6 +44,16 @@ export async function mintApiKey(
   };
   await deps.db.apiKeys.insertOne(doc);
   await registerSecret(deps.db.secretLookups, 'api_key', doc.hash, doc._id);
+  const actor = input.userId === null ? { type: 'system' as const } : { type: 'user' as const, userId: input.userId };
+  await recordAudit(
+    deps,
+    { workspaceId: doc.workspaceId, accountId: doc.accountId, actor, surface: input.surface ?? 'system' },
+    {
+      action: 'api_key.created',
+      subject: { type: 'api_key', id: doc._id },
+      details: { name: doc.name, prefix: doc.prefix },
+    },
+  );
   return { apiKey, view: toView(doc, null) };
 }
 
@@ -90,6 +105,7 @@ export async function revokeApiKey(deps: CoreDeps, scope: Scope, keyId: string):
     if (exists === 0) throw notFound('API key');
     return;
   }
+  await recordAudit(deps, scope, { action: 'api_key.revoked', subject: { type: 'api_key', id: keyId } });
   await deps.keyCache.revoked(deps.now());
 }
 

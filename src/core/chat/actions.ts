@@ -1,4 +1,5 @@
-import type { CoreDeps } from '../context.js';
+import { recordAudit } from '../audit/record.js';
+import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
 import { invokeOperation } from '../operations/invoke.js';
 import { deletePostGroup } from '../posts/delete-post.js';
@@ -33,7 +34,8 @@ export interface CardActor {
 export async function actOnCard(deps: CoreDeps, who: CardActor, action: CardAction): Promise<ApprovalCard> {
   const link = await requireLink(deps, who.platform, who.teamId);
   requireApprover(link, who.chatUserId);
-  const scope = await actingScope(deps, link);
+  const chatUser = { platform: who.platform, id: who.chatUserId, name: who.chatUserName };
+  const scope: Scope = { ...(await actingScope(deps, link)), chatUser };
   const cardId = `${linkIdOf(who.platform, who.teamId)}:${who.postId}`;
   return withChatLease(deps, `chat-card:${cardId}`, async () => {
     const card = await deps.db.chatCards.findOne({ _id: cardId, workspaceId: scope.workspaceId });
@@ -52,12 +54,7 @@ export async function actOnCard(deps: CoreDeps, who: CardActor, action: CardActi
   });
 }
 
-async function perform(
-  deps: CoreDeps,
-  scope: Awaited<ReturnType<typeof actingScope>>,
-  card: ChatCardDoc,
-  action: CardAction,
-): Promise<string> {
+async function perform(deps: CoreDeps, scope: Scope, card: ChatCardDoc, action: CardAction): Promise<string> {
   const content = card.editedContent ?? undefined;
   try {
     switch (action.type) {
@@ -84,6 +81,7 @@ async function perform(
       case 'reject':
         // delete_post deletes a post in any state; a card rejects only a draft, so the use case itself.
         await deletePostGroup(deps, scope, card.postId, { onlyDraft: true });
+        await recordAudit(deps, scope, { action: 'post.rejected', subject: { type: 'post', id: card.postId } });
         return 'rejected it: the draft was deleted';
     }
   } catch (error) {

@@ -20,7 +20,8 @@ export async function requireLink(deps: CoreDeps, platform: ChatPlatform, teamId
 /** The scope the bot acts in: its key's. A revoked key is a refusal that says how to link again. */
 export async function actingScope(deps: CoreDeps, link: ChatLinkDoc): Promise<Scope> {
   try {
-    return await authenticateApiKey(deps, deps.secrets.open(link.sealedApiKey));
+    const scope = await authenticateApiKey(deps, deps.secrets.open(link.sealedApiKey));
+    return { ...scope, surface: link.platform };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     throw new ChatRefusal(
@@ -118,7 +119,12 @@ export async function changeApprovers(
 }
 
 async function revokeQuietly(deps: CoreDeps, link: ChatLinkDoc): Promise<void> {
-  const owner: Scope = { workspaceId: link.workspaceId, accountId: '', actor: { type: 'system' } };
+  const owner: Scope = {
+    workspaceId: link.workspaceId,
+    accountId: '',
+    actor: { type: 'system' },
+    surface: link.platform,
+  };
   try {
     await revokeApiKey(deps, owner, link.apiKeyId);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Collection, Db, IndexDescription } from 'mongodb';
+import type { AuditEntryDoc } from '../audit/documents.js';
 import type { ApiKeyDoc, ApiKeyRevisionDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
 import type {
@@ -91,6 +92,7 @@ export interface Collections {
   insightMembers: Collection<InsightMemberDoc>;
   webhookEndpoints: Collection<WebhookEndpointDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  audit: Collection<AuditEntryDoc>;
 }
 
 type IndexTable = { [K in keyof Collections]: IndexDescription[] };
@@ -179,6 +181,8 @@ const INDEXES: IndexTable = {
   webhookEndpoints: [{ key: { workspaceId: 1 } }],
   // Sent by `_id`; these serve an endpoint's log and the wait for a subject's earlier pending event.
   webhookDeliveries: [{ key: { endpointId: 1, createdAt: -1 } }, { key: { endpointId: 1, subjectId: 1, state: 1 } }],
+  // The audit page and GET /audit read a workspace's entries newest first.
+  audit: [{ key: { workspaceId: 1, at: -1, _id: -1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
@@ -234,6 +238,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   insightMembers: 'insight_members',
   webhookEndpoints: 'webhook_endpoints',
   webhookDeliveries: 'webhook_deliveries',
+  audit: 'audit',
 };
 
 /** Typed handles on every collection of `db`. */

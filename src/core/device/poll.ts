@@ -138,6 +138,8 @@ async function redeem(
     accountId: decision.accountId,
     userId: decision.decidedBy,
     name: doc.clientName ?? DEFAULT_DEVICE_KEY_NAME,
+    // The member approved it on the /device page; the poll only collects it.
+    surface: 'web',
   });
   // Only the lease winner ever writes here, so this update races with nothing.
   await deps.db.deviceDecisions.updateOne({ _id: doc._id }, { $set: { redeemedAt: now, apiKeyId: view.id } });

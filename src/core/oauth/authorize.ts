@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
 import { hashSecret, newSecretToken } from '../identity/tokens.js';
@@ -97,6 +98,13 @@ export async function approveAuthorization(
     { clientId: request.client._id, workspaceId: scope.workspaceId, userId },
     'OAuth authorization approved',
   );
+  await recordAudit(deps, scope, {
+    action: 'oauth.granted',
+    subject: { type: 'oauth_client', id: request.client._id },
+    details: { clientName: request.client.clientName },
+    // One entry per consent: the code's hash tells them apart and is no secret.
+    occurrence: hashSecret(code).slice(0, 16),
+  });
   return redirectWith(request.redirectUri, { code, state: request.state }, issuer);
 }
 

@@ -54,6 +54,8 @@ export async function exchangeAuthorizationCode(
     accountId: doc.accountId,
     userId: doc.userId,
     name: `${client.clientName} (OAuth)`,
+    // Granted on the consent page; the token request only collects it.
+    surface: 'web',
   });
   await deps.db.oauthCodes.updateOne({ _id: codeId }, { $set: { keyId: view.id } });
   deps.logger.info({ clientId: client._id, keyId: view.id, workspaceId: doc.workspaceId }, 'OAuth code exchanged');

@@ -1,3 +1,4 @@
+import { auditOperations } from '../audit/operations.js';
 import { creditOperations } from '../credits/operations.js';
 import { insightOperations } from '../insights/operations.js';
 import { mediaFolderOperations } from '../media/folder-operations.js';
@@ -18,4 +19,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...creditOperations,
   ...insightOperations,
   ...webhookOperations,
+  ...auditOperations,
 ];

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PlatformDoc } from './documents.js';
 import { AppError } from '../errors.js';
@@ -27,6 +28,13 @@ export async function disconnectPlatform(deps: CoreDeps, scope: Scope, platformI
       const changes = { disabled: true, tokenExpiresAt: null, updatedAt: deps.now() };
       await deps.db.platforms.updateOne({ _id: platform._id }, { $set: changes });
       deps.logger.info({ platformId: platform._id, workspaceId: scope.workspaceId }, 'tiktok account disconnected');
+      await recordAudit(deps, scope, {
+        action: 'platform.disconnected',
+        subject: { type: 'platform', id: platform._id },
+        details: { handle: platform.displayHandle },
+        // An account may be connected and disconnected again: each time is its own entry.
+        occurrence: String(changes.updatedAt.getTime()),
+      });
       return { ...platform, ...changes };
     },
     TOKEN_LEASE_TTL_MS + 5_000,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PlatformDoc } from './documents.js';
 import { AppError, isDuplicateKeyError } from '../errors.js';
@@ -78,6 +79,17 @@ export async function completeTikTokConnection(
   deps.logger.info(
     { platformId: platform._id, workspaceId: scope.workspaceId, created, scopes: tokens.scopes },
     'tiktok account connected',
+  );
+  // A person connects on the web; without one, `postdeck admin connect-emulated-tiktok` started it.
+  await recordAudit(
+    deps,
+    { ...scope, surface: state.userId === null ? 'cli' : 'web' },
+    {
+      action: 'platform.connected',
+      subject: { type: 'platform', id: platform._id },
+      details: { handle: platform.displayHandle, reconnected: !created },
+      occurrence: String(platform.updatedAt.getTime()),
+    },
   );
   return { outcome: 'connected', platform, created, workspaceId: scope.workspaceId };
 }

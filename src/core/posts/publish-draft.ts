@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
 import { AppError, type IssueDetail } from '../errors.js';
@@ -51,6 +52,13 @@ export async function publishDraft(deps: CoreDeps, scope: Scope, input: PublishP
       await refundPostCap(deps, queued);
       throw error;
     }
+    await recordAudit(deps, scope, {
+      action: 'post.approved',
+      subject: { type: 'post', id: draft._id },
+      details: { mode: input.mode, scheduledFor: scheduledFor.toISOString() },
+      // A draft is approved once; the time tells apart a later approval should it become a draft again.
+      occurrence: String(now.getTime()),
+    });
     await enqueueOrLeaveToSweep(deps, queued);
   });
   return renderGroup(deps, await loadGroup(deps, scope, root.groupId));

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
@@ -54,6 +55,11 @@ export async function markPublished(
   deps.metrics.publishOutcome('published');
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
+  if (event) {
+    const scope = { workspaceId: post.workspaceId, accountId: post.accountId, actor: { type: 'system' as const } };
+    const details = { releaseId: release.releaseId, releaseUrl: release.releaseUrl };
+    await recordAudit(deps, scope, { action: 'post.published', subject: { type: 'post', id: post._id }, details });
+  }
   await settleChildren(deps, post, 'PUBLISHED', now);
   return true;
 }

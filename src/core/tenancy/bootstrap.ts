@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../context.js';
+import type { CoreDeps, Scope } from '../context.js';
 import { mintApiKey } from '../auth/api-keys.js';
 import { createTenant, createUser, setAccountPlan } from './create-tenant.js';
 import { installWorkspace } from './onboarding.js';
@@ -37,7 +37,7 @@ export async function bootstrapTenant(
     if (!owner) throw new Error(`Workspace ${existing._id} has no owner`);
     ({ accountId, _id: workspaceId } = existing);
     userId = owner.userId;
-    if (input.plan) await setAccountPlan(deps, accountId, input.plan);
+    if (input.plan) await setAccountPlan(deps, cliScope(workspaceId, accountId), input.plan);
   } else {
     const user = await createUser(deps, { email: null, name: `${workspaceName} owner` });
     const tenant = await createTenant(deps, {
@@ -60,7 +60,12 @@ async function keyFor(
   userId: string,
   plan: string | undefined,
 ): Promise<BootstrapResult> {
-  if (plan) await setAccountPlan(deps, accountId, plan);
-  const { apiKey } = await mintApiKey(deps, { workspaceId, accountId, userId, name: 'bootstrap' });
+  if (plan) await setAccountPlan(deps, cliScope(workspaceId, accountId), plan);
+  const { apiKey } = await mintApiKey(deps, { workspaceId, accountId, userId, name: 'bootstrap', surface: 'cli' });
   return { accountId, workspaceId, userId, apiKey };
+}
+
+/** `postdeck admin` acts as the system, from the command line. */
+function cliScope(workspaceId: string, accountId: string): Scope {
+  return { workspaceId, accountId, actor: { type: 'system' }, surface: 'cli' };
 }

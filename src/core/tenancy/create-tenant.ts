@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CoreDeps } from '../context.js';
+import { recordAudit } from '../audit/record.js';
+import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
 import type { UserDoc } from '../identity/documents.js';
 import type { AccountDoc, WorkspaceDoc } from './documents.js';
@@ -57,10 +58,21 @@ export async function createUser(
   return user;
 }
 
-/** Moves an account to another plan from the plan table. */
-export async function setAccountPlan(deps: CoreDeps, accountId: string, plan: string): Promise<void> {
+/**
+ * Moves the scope's account to another plan from the plan table; the change is in the audit trail
+ * of the scope's workspace (the one it was made from).
+ */
+export async function setAccountPlan(deps: CoreDeps, scope: Scope, plan: string): Promise<void> {
   assertKnownPlan(deps, plan);
-  await deps.db.accounts.updateOne({ _id: accountId }, { $set: { plan } });
+  const before = await deps.db.accounts.findOne({ _id: scope.accountId }, { projection: { plan: 1 } });
+  if (!before || before.plan === plan) return;
+  await deps.db.accounts.updateOne({ _id: scope.accountId }, { $set: { plan } });
+  await recordAudit(deps, scope, {
+    action: 'plan.changed',
+    subject: { type: 'account', id: scope.accountId },
+    details: { from: before.plan, to: plan },
+    occurrence: String(deps.now().getTime()),
+  });
 }
 
 function assertKnownPlan(deps: CoreDeps, plan: string): void {

@@ -21,7 +21,7 @@ export function createPublicRouter(
   for (const route of routes) {
     router[route.method](route.path, async (ctx) => {
       // Authentication comes first, so an anonymous caller learns nothing from validation errors.
-      const scope = await requireApiKey(deps, ctx);
+      const scope = await requireApiKey(deps, ctx, 'rest');
       const idempotencyKey = route.idempotent ? readIdempotencyKey(ctx) : undefined;
       if (route.multipart) {
         await runUpload(deps, ctx, route, route.multipart, scope);

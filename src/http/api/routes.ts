@@ -1,3 +1,4 @@
+import { listAuditEntriesOperation } from '../../core/audit/operations.js';
 import {
   createMediaFolderOperation,
   deleteMediaFolderOperation,
@@ -182,5 +183,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
     status: 202,
     tag: 'Webhooks',
+  }),
+  bindRest(listAuditEntriesOperation, {
+    method: 'get',
+    path: '/audit',
+    status: 200,
+    tag: 'Audit',
+    query: ['startDate', 'endDate', 'action', 'actor', 'limit', 'cursor'],
   }),
 ];

@@ -11,10 +11,10 @@ import { requireApiKey } from '../middleware/api-key-auth.js';
 export function createKeyRouter(deps: CoreDeps): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/auth/key', async (ctx) => {
-    ctx.body = await describeCurrentKey(deps, await requireApiKey(deps, ctx));
+    ctx.body = await describeCurrentKey(deps, await requireApiKey(deps, ctx, 'rest'));
   });
   router.delete('/auth/key', async (ctx) => {
-    await revokeCurrentKey(deps, await requireApiKey(deps, ctx));
+    await revokeCurrentKey(deps, await requireApiKey(deps, ctx, 'rest'));
     ctx.status = 204;
   });
   return router;

@@ -57,7 +57,7 @@ export function registerUsagePages(router: Router<AppState>, options: WebOptions
     if (!(await isInstallOwner(options.deps, page.user.userId))) {
       throw new AppError('forbidden', "Only the install's owner can change an account's plan");
     }
-    await setAccountPlan(options.deps, page.scope.accountId, form.plan ?? '');
+    await setAccountPlan(options.deps, page.scope, form.plan ?? '');
     redirect(ctx, `/usage?ws=${page.workspace.workspaceId}&notice=plan`);
   });
 }

@@ -15,6 +15,7 @@ import { webErrors } from './web-errors.js';
 import { registerSettingsPages } from './settings-page.js';
 import { registerUsagePages } from './usage-page.js';
 import { registerWebhooksPages } from './webhooks-page.js';
+import { registerAuditPages } from './audit-page.js';
 import { registerAssets } from './styles.js';
 import { registerCopyScript } from './copy-script.js';
 
@@ -22,8 +23,8 @@ export type { WebOptions } from './options.js';
 
 /**
  * The server-rendered web app: sign-in and sign-up, the device verification page, the posts
- * calendar, analytics, TikTok accounts, API keys, webhooks, AI settings, usage and members. One small script (Copy
- * buttons) and no front-end build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
+ * calendar, analytics, TikTok accounts, API keys, webhooks, AI settings, usage, members and the audit trail. One
+ * small script (Copy buttons) and no front-end build; every page gets the strict CSP and HTML errors, and every form a CSRF check. Router
  * middleware only runs for these routes.
  */
 export function createWebRouter(options: WebOptions): Router<AppState> {
@@ -43,6 +44,7 @@ export function createWebRouter(options: WebOptions): Router<AppState> {
   registerWebhooksPages(router, options);
   registerSettingsPages(router, options);
   registerUsagePages(router, options);
+  registerAuditPages(router, options);
   registerMembersPages(router, options);
   return router;
 }

@@ -54,7 +54,7 @@ export function workspaceParam(ctx: AppContext): string | undefined {
 }
 
 async function scoped(deps: CoreDeps, user: WebUser, workspaceId: string): Promise<CurrentWorkspace> {
-  const scope = await requireMembership(deps, user.userId, workspaceId);
+  const scope: Scope = { ...(await requireMembership(deps, user.userId, workspaceId)), surface: 'web' };
   const workspace = user.workspaces.find((w) => w.workspaceId === workspaceId);
   if (!workspace) throw notFound('Workspace');
   return { scope, workspace };

@@ -1,0 +1,102 @@
+import { AUDIT_ACTIONS, type AuditAction } from '../../core/audit/documents.js';
+import type { AuditEntry } from '../../core/audit/schema.js';
+import { selectField } from './forms.js';
+import { markup, type SafeHtml } from './html.js';
+import { when } from './layout.js';
+import { renderTable } from './table.js';
+
+/** Each action as the page says it. */
+export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
+  'post.approved': 'Approved a post',
+  'post.rejected': 'Rejected a draft',
+  'post.published': 'Post published',
+  'plan.changed': 'Changed the plan',
+  'api_key.created': 'Created an API key',
+  'api_key.revoked': 'Revoked an API key',
+  'oauth.granted': 'Granted OAuth access',
+  'platform.connected': 'Connected a TikTok account',
+  'platform.disconnected': 'Disconnected a TikTok account',
+};
+
+const SURFACE_LABELS: Readonly<Record<AuditEntry['surface'], string>> = {
+  rest: 'REST API',
+  mcp: 'MCP',
+  slack: 'Slack',
+  discord: 'Discord',
+  web: 'Web app',
+  cli: 'Command line',
+  system: 'Postdeck itself',
+};
+
+/** What the audit page shows. */
+export interface AuditView {
+  workspaceId: string;
+  workspaceName: string;
+  entries: AuditEntry[];
+  action: AuditAction | undefined;
+  /** People and keys by id, so rows name them. */
+  userNames: ReadonlyMap<string, string>;
+  keyNames: ReadonlyMap<string, string>;
+  /** The link to the next (older) page, when there is one. */
+  olderHref: string | undefined;
+}
+
+/** The trail, newest first, with a filter by action. */
+export function auditView(view: AuditView): SafeHtml {
+  const table = renderTable({
+    caption: 'Newest first, the last 30 days',
+    rows: view.entries,
+    empty: markup`<p class="muted">Nothing recorded${view.action ? ' for this action' : ''} in the last 30 days.</p>`,
+    columns: [
+      { header: 'When', cell: (entry) => when(new Date(entry.at)) },
+      { header: 'What', cell: (entry) => markup`${ACTION_LABELS[entry.action]}<br />${subject(entry)}` },
+      { header: 'Who', cell: (entry) => actor(entry, view) },
+      { header: 'Through', cell: (entry) => SURFACE_LABELS[entry.surface] },
+      { header: 'Details', cell: (entry) => details(entry) },
+    ],
+  });
+  return markup`<h1>Audit trail of ${view.workspaceName}</h1>
+    <p class="muted">
+      Who approved, rejected or published posts, changed the plan, created or revoked API keys, granted OAuth access
+      and connected or disconnected TikTok accounts. Only the workspace's owners see this page.
+    </p>
+    <form method="get" action="/audit" class="when">
+      <input type="hidden" name="ws" value="${view.workspaceId}" />
+      ${selectField({
+        name: 'action',
+        label: 'Action',
+        value: view.action ?? '',
+        options: [
+          { value: '', label: 'All actions' },
+          ...AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] })),
+        ],
+      })}
+      <button type="submit" class="secondary small">Show</button>
+    </form>
+    ${table}
+    ${view.olderHref ? markup`<p><a href="${view.olderHref}">Older entries</a></p>` : ''}`;
+}
+
+function subject(entry: AuditEntry): SafeHtml {
+  const type = entry.subject.type === 'platform' ? 'TikTok account' : entry.subject.type.replace('_', ' ');
+  return markup`<span class="muted">${type} <code>${entry.subject.id.slice(0, 8)}</code></span>`;
+}
+
+function actor(entry: AuditEntry, view: AuditView): SafeHtml {
+  const { actor: who } = entry;
+  const person = who.userId ? (view.userNames.get(who.userId) ?? 'a former member') : null;
+  const chat = who.chatUser ? markup`${who.chatUser.name} <span class="muted">(${who.chatUser.platform})</span>` : null;
+  if (who.type === 'api_key' && who.keyId) {
+    const key = view.keyNames.get(who.keyId) ?? 'a deleted key';
+    if (chat) return markup`${chat}<br /><span class="muted">with the key “${key}”</span>`;
+    return markup`${person ?? 'No one'}<br /><span class="muted">with the key “${key}”</span>`;
+  }
+  if (who.type === 'user') return markup`${person ?? 'a former member'}`;
+  return markup`<span class="muted">Postdeck</span>`;
+}
+
+function details(entry: AuditEntry): SafeHtml {
+  const pairs = Object.entries(entry.details).filter(([, value]) => value !== null);
+  if (pairs.length === 0) return markup`<span class="muted">none</span>`;
+  return markup`${pairs.map(([key, value]) => markup`<span class="muted">${key}</span> ${String(value)}<br />`)}`;
+}

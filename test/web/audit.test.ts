@@ -1,0 +1,119 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mintApiKey } from '../../src/core/auth/api-keys.js';
+import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
+import { launchChromium } from '../support/chromium.js';
+import { useTestServer } from '../support/http.js';
+import { buildUser, type TestUser } from '../support/identity.js';
+import { WebClient, decodeEntities } from '../support/web.js';
+
+const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
+const { t, server } = await useTestServer();
+let owner: TestUser;
+let member: TestUser;
+let stranger: TestUser;
+let browser: WebClient;
+
+beforeAll(async () => {
+  // The first to sign up owns the install, so may change plans on /usage.
+  owner = await buildUser(t.deps, { name: 'Olive Owner' });
+  member = await buildUser(t.deps, { name: 'Max Member' });
+  stranger = await buildUser(t.deps, { name: 'Stan Stranger' });
+  const { token } = await createInvitation(t.deps, owner.scope, { role: 'member' });
+  await acceptInvitation(t.deps, { token, userId: member.user.id });
+  browser = new WebClient(server);
+  await browser.signIn(owner.email, owner.password);
+});
+
+describe('entries written by the web app', () => {
+  it('revoking a key on /keys writes one api_key.revoked entry naming the person, surface web', async () => {
+    const { view } = await mintApiKey(t.deps, { ...owner.scope, userId: owner.user.id, name: 'Old laptop' });
+    await browser.get('/keys');
+    expect((await browser.post(`/keys/${view.id}/revoke`, { workspaceId: owner.workspaceId })).status).toBe(303);
+    await browser.get('/keys');
+    await browser.post(`/keys/${view.id}/revoke`, { workspaceId: owner.workspaceId });
+    const entries = await t.deps.db.audit.find({ workspaceId: owner.workspaceId, action: 'api_key.revoked' }).toArray();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor: { type: 'user', userId: owner.user.id },
+      surface: 'web',
+      subject: { type: 'api_key', id: view.id },
+    });
+  });
+
+  it('changing the plan on /usage writes one plan.changed entry with from and to, surface web', async () => {
+    const before = (await t.deps.db.accounts.findOne({ _id: owner.accountId }))!.plan;
+    expect(before).not.toBe('team');
+    await browser.get('/usage');
+    expect((await browser.post('/usage/plan', { workspaceId: owner.workspaceId, plan: 'team' })).status).toBe(303);
+    const entries = await t.deps.db.audit.find({ workspaceId: owner.workspaceId, action: 'plan.changed' }).toArray();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor: { type: 'user', userId: owner.user.id },
+      surface: 'web',
+      subject: { type: 'account', id: owner.accountId },
+      details: { from: before, to: 'team' },
+    });
+  });
+});
+
+describe('the audit page', () => {
+  it("shows an owner the workspace's entries with who, what and through which surface; Audit in the header", async () => {
+    await mintApiKey(t.deps, { ...owner.scope, userId: owner.user.id, name: 'Shown key', surface: 'web' });
+    const page = await browser.get(`/audit?ws=${owner.workspaceId}`);
+    expect(page.status).toBe(200);
+    const text = decodeEntities(page.text);
+    expect(text).toContain('href="/audit" aria-current="page">Audit</a>');
+    expect(text).toContain('data-label="What">Created an API key');
+    expect(text).toContain('Olive Owner');
+    expect(text).toContain('Web app');
+    expect(text).toContain('Shown key');
+    expect(text).not.toContain('Stan Stranger');
+
+    const filtered = decodeEntities((await browser.get(`/audit?ws=${owner.workspaceId}&action=plan.changed`)).text);
+    expect(filtered).toContain('data-label="What">Changed the plan');
+    expect(filtered).not.toContain('data-label="What">Created an API key');
+  });
+
+  it('refuses a member with 403 and hides the section from them', async () => {
+    const memberBrowser = new WebClient(server);
+    await memberBrowser.signIn(member.email, member.password);
+    const members = await memberBrowser.get(`/members?ws=${owner.workspaceId}`);
+    expect(members.text).not.toContain('href="/audit"');
+    const refused = await memberBrowser.get(`/audit?ws=${owner.workspaceId}`);
+    expect(refused.status).toBe(403);
+    expect(decodeEntities(refused.text)).toContain("Only the workspace's owners can read its audit trail");
+  });
+
+  it('answers a workspace the person is not in as not found', async () => {
+    const strangerBrowser = new WebClient(server);
+    await strangerBrowser.signIn(stranger.email, stranger.password);
+    const refused = await strangerBrowser.get(`/audit?ws=${owner.workspaceId}`);
+    expect(refused.status).toBe(404);
+    expect(refused.text).toContain('Workspace not found');
+  });
+
+  it('is drawn at 1280 and 390 px', async () => {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    const chromium = await launchChromium();
+    try {
+      for (const width of [1280, 390]) {
+        const page = await chromium.newPage({ viewport: { width, height: 800 } });
+        await page.goto(`${server.url}/signin`);
+        await page.getByLabel('Email').fill(owner.email);
+        await page.getByLabel('Password').fill(owner.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+        await page.goto(`${server.url}/audit?ws=${owner.workspaceId}`);
+        await expect(page.getByRole('heading', { name: /Audit trail/ }).isVisible()).resolves.toBe(true);
+        // Nothing is wider than the screen.
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `audit-${width}.png`), fullPage: true });
+        await page.close();
+      }
+    } finally {
+      await chromium.close();
+    }
+  }, 90_000);
+});
