@@ -125,8 +125,7 @@ export interface Config extends MetricsSettings {
     readonly publishConcurrency: number;
     readonly drainMs: number;
   };
-  /** After SIGTERM: how long /readyz answers 503 `draining` while requests are still served. */
-  readonly readyGraceMs: number;
+  readonly readyGraceMs: number; // after SIGTERM, how long /readyz says `draining` while requests are still served
   readonly plans: PlanTable;
   readonly defaultPlan: string; // the plan new accounts start on (DEFAULT_PLAN)
   readonly auth: {
