@@ -26,6 +26,8 @@ const STATED_RULES: readonly StatedRule[] = [
   { field: 'threadReplies', says: 'TikTok supports none' },
   // Cursors are the server's own.
   { field: 'cursor', says: 'nextCursor of the previous page' },
+  // A webhook's host: DNS and the address ranges are the world's state, not the schema's.
+  { field: 'url', says: 'its host must resolve, and one resolving to a loopback, private' },
   // A listing's window is bounded.
   { field: 'endDate', says: 'after startDate and at most 93 days after it' },
   // Slides: each index once (also the `x-unique-by: index` extension).

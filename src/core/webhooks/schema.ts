@@ -8,7 +8,7 @@ export const CreateWebhookInputSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .max(2_000)
     .describe(
-      'where deliveries are POSTed; a host resolving to a loopback, private, link-local or reserved address is refused unless the server allows private endpoints',
+      'where deliveries are POSTed; its host must resolve, and one resolving to a loopback, private, link-local or reserved address is refused unless the server allows private endpoints',
     ),
   events: z
     .array(EventSchema)
