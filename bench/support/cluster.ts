@@ -97,6 +97,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     JOB_POLL_INTERVAL_MS: String(options.pollIntervalMs),
     SHUTDOWN_DRAIN_MS: '2000',
+    SHUTDOWN_READY_GRACE_MS: '0', // no load balancer here to notice /readyz
     ...options.env,
   };
   const config = loadConfig(env, { envFile: path.join(dataDir, 'no.env') });

@@ -26,6 +26,12 @@ export interface SpawnedPostdeck {
 }
 
 /**
+ * A spawned server stops at once on SIGTERM: the readiness grace (5 s by default, for a load balancer
+ * to notice) would only slow each test down. The rolling-restart test sets its own.
+ */
+const QUICK_STOP = { SHUTDOWN_READY_GRACE_MS: '0' };
+
+/**
  * Spawns `postdeck <args>` with `env` on top of a clean environment (no MONGODB_URI leaks in).
  * `detached`: it leads a process group of its own, as a command started in a terminal does, so a
  * test can signal the whole group the way Ctrl-C does (`process.kill(-pid, 'SIGINT')`).
@@ -51,7 +57,7 @@ export function spawnLogged(
   const log = createWriteStream(path.join(ARTIFACTS, `${name}.log`), { flags: 'a' });
   const { MONGODB_URI: _ignored, ...base } = process.env;
   const child = spawn(command, args, {
-    env: { ...base, ...env },
+    env: { ...base, ...QUICK_STOP, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
@@ -71,7 +77,7 @@ export function spawnLogged(
 export async function runPostdeck(args: string[], env: Record<string, string>): Promise<string> {
   const { MONGODB_URI: _ignored, ...base } = process.env;
   const child = spawn(process.execPath, [ENTRY, ...args], {
-    env: { ...base, ...env },
+    env: { ...base, ...QUICK_STOP, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -59,12 +59,14 @@ describe('entries written by the web app', () => {
 });
 
 describe('the audit page', () => {
-  it("shows an owner the workspace's entries with who, what and through which surface; Audit in the header", async () => {
+  it("shows an owner the workspace's entries with who, what and through which surface; linked from Members", async () => {
     await mintApiKey(t.deps, { ...owner.scope, userId: owner.user.id, name: 'Shown key', surface: 'web' });
     const page = await browser.get(`/audit?ws=${owner.workspaceId}`);
     expect(page.status).toBe(200);
     const text = decodeEntities(page.text);
-    expect(text).toContain('href="/audit" aria-current="page">Audit</a>');
+    expect(text).toContain('href="/members" aria-current="page">Members</a>');
+    const members = await browser.get(`/members?ws=${owner.workspaceId}`);
+    expect(members.text).toContain(`href="/audit?ws=${owner.workspaceId}"`);
     expect(text).toContain('data-label="What">Created an API key');
     expect(text).toContain('Olive Owner');
     expect(text).toContain('Web app');
@@ -76,7 +78,7 @@ describe('the audit page', () => {
     expect(filtered).not.toContain('data-label="What">Created an API key');
   });
 
-  it('refuses a member with 403 and hides the section from them', async () => {
+  it('refuses a member with 403 and hides the link from them', async () => {
     const memberBrowser = new WebClient(server);
     await memberBrowser.signIn(member.email, member.password);
     const members = await memberBrowser.get(`/members?ws=${owner.workspaceId}`);

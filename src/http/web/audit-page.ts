@@ -20,7 +20,7 @@ const PAGE_SIZE = 50;
 export function registerAuditPages(router: Router<AppState>, options: WebOptions): void {
   const { deps } = options;
   router.get('/audit', async (ctx) => {
-    const page = await signedInPage(ctx, options, 'audit', workspaceParam(ctx));
+    const page = await signedInPage(ctx, options, 'members', workspaceParam(ctx));
     const action = AUDIT_ACTIONS.find((a) => a === ctx.query.action);
     const cursor = typeof ctx.query.cursor === 'string' && ctx.query.cursor !== '' ? ctx.query.cursor : undefined;
     const result = await invokeOperation(deps, page.scope, listAuditEntriesOperation, {

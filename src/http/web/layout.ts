@@ -14,7 +14,6 @@ const SECTIONS = [
   { id: 'settings', href: '/settings', label: 'AI settings' },
   { id: 'usage', href: '/usage', label: 'Usage' },
   { id: 'members', href: '/members', label: 'Members' },
-  { id: 'audit', href: '/audit', label: 'Audit' },
   { id: 'device', href: '/device', label: 'Approve a device' },
 ] as const;
 
@@ -67,18 +66,15 @@ export function renderPage(page: Page): SafeHtml {
             <a class="brand" href="/">Postdeck</a>
             ${page.chrome ? account(page.chrome) : ''}
           </div>
-          ${page.chrome ? sections(page.chrome.section, page.chrome.workspace.role) : ''}
+          ${page.chrome ? sections(page.chrome.section) : ''}
         </header>
         <main id="main" class="${page.narrow ? 'narrow' : 'wide'}">${page.main}</main>
       </body>
     </html> `;
 }
 
-/** Sections only owners may open (the audit trail) are shown to owners only. */
-const OWNER_SECTIONS: ReadonlySet<Section> = new Set(['audit']);
-
-function sections(current: Section, role: WorkspaceMembershipView['role']): SafeHtml {
-  const items = SECTIONS.filter((s) => role === 'owner' || !OWNER_SECTIONS.has(s.id)).map(
+function sections(current: Section): SafeHtml {
+  const items = SECTIONS.map(
     (s) => markup`<li><a href="${s.href}" ${s.id === current ? raw(' aria-current="page"') : ''}>${s.label}</a></li>`,
   );
   return markup`<nav class="sections" aria-label="Sections">

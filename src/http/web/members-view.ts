@@ -45,7 +45,8 @@ export function membersView(view: MembersView): SafeHtml {
 
 function ownerSection(view: MembersView): SafeHtml {
   const errors = view.errors ?? {};
-  return markup`${view.created ? createdLink(view.created) : ''}
+  return markup`<p><a href="/audit?ws=${view.workspaceId}">Audit trail</a>: who approved, published, rejected or changed what, and through which surface.</p>
+    ${view.created ? createdLink(view.created) : ''}
     <section class="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Invite someone</h2>
       ${notice(Object.keys(errors).length > 0 ? 'The invitation was not created; see below.' : undefined)}
