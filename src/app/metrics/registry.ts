@@ -13,12 +13,15 @@ export interface MetricsRegistry extends Metrics {
 
 /** What the gauges read at each scrape: the outbox and due tasks, and a database ping. */
 export interface MetricsSources {
-  db: Pick<Collections, 'outbox' | 'dueTasks'>;
+  db: Pick<Collections, 'outbox' | 'dueTasks' | 'webhookDeliveries'>;
   ping(): Promise<void>;
 }
 
 /** Seconds: from a fast route to a slow upload or a generation. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** Seconds from an event to its webhook's delivery: from the first attempt to a day of retries. */
+const WEBHOOK_LATENCY_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 4 * 3600, 12 * 3600, 24 * 3600];
 
 /** A registry of its own per process (never prom-client's global one), so two servers in one test never mix. */
 export function createMetricsRegistry(sources: MetricsSources): MetricsRegistry {
@@ -47,6 +50,18 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsRegistry 
     ['provider', 'endpoint', 'status'],
   );
   const credits = counter('postdeck_credits_spent_total', 'AI credits spent, by pool', ['pool']);
+  const webhookAttempts = counter(
+    'postdeck_webhook_attempts_total',
+    'Webhook delivery attempts by event type, outcome (delivered, failed and retried, gave_up) and status class',
+    ['event', 'outcome', 'status_class'],
+  );
+  const webhookLatency = new Histogram({
+    name: 'postdeck_webhook_delivery_latency_seconds',
+    help: 'From an event to its webhook delivered (retries included), by event type',
+    labelNames: ['event'] as const,
+    buckets: WEBHOOK_LATENCY_BUCKETS,
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'postdeck_outbox_backlog',
@@ -72,6 +87,14 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsRegistry 
     },
   });
   new Gauge({
+    name: 'postdeck_webhook_deliveries_pending',
+    help: 'Webhook deliveries not delivered yet and still retried (NaN: no database)',
+    registers: [registry],
+    async collect() {
+      this.set(await orNaN(() => sources.db.webhookDeliveries.countDocuments({ state: 'pending' })));
+    },
+  });
+  new Gauge({
     name: 'postdeck_database_round_trip_seconds',
     help: 'A ping to the database at scrape time, in seconds (NaN when it failed)',
     registers: [registry],
@@ -89,6 +112,8 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsRegistry 
     publishOutcome: (outcome) => publish.inc({ outcome }),
     providerCall: (provider, endpoint, status) => providers.inc({ provider, endpoint, status: String(status) }),
     creditsSpent: (pool, amount) => credits.inc({ pool }, amount),
+    webhookAttempt: (event, outcome, statusClass) => webhookAttempts.inc({ event, outcome, status_class: statusClass }),
+    webhookDelivered: (event, seconds) => webhookLatency.observe({ event }, Math.max(0, seconds)),
     async exposition() {
       return { contentType: registry.contentType, text: await registry.metrics() };
     },

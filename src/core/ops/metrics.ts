@@ -16,7 +16,16 @@ export interface Metrics {
   toolCall(tool: string, outcome: 'ok' | 'error'): void;
   /** A chat platform's request answered (`ok` below 400, else `rejected` or `error`). */
   chatInteraction(platform: string, outcome: 'ok' | 'rejected' | 'error'): void;
+  /**
+   * One webhook attempt ended: `delivered` (a 2xx), `failed` (retried later) or `gave_up` (failed past its
+   * retry window). `statusClass` is the answer's class (`2xx` … `5xx`), or `none` when no answer came.
+   */
+  webhookAttempt(event: string, outcome: WebhookAttemptOutcome, statusClass: string): void;
+  /** A webhook delivery succeeded `seconds` after its event happened. */
+  webhookDelivered(event: string, seconds: number): void;
 }
+
+export type WebhookAttemptOutcome = 'delivered' | 'failed' | 'gave_up';
 
 /** Metrics that go nowhere. */
 export const NO_METRICS: Metrics = {
@@ -26,4 +35,6 @@ export const NO_METRICS: Metrics = {
   creditsSpent: () => undefined,
   toolCall: () => undefined,
   chatInteraction: () => undefined,
+  webhookAttempt: () => undefined,
+  webhookDelivered: () => undefined,
 };

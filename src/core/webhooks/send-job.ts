@@ -102,6 +102,10 @@ async function recordAttempt(
     },
   );
   if (updated.matchedCount === 0) return; // a redelivery moved it on meanwhile
+  const statusClass = outcome.statusCode === null ? 'none' : `${Math.floor(outcome.statusCode / 100)}xx`;
+  deps.metrics.webhookAttempt(delivery.type, succeeded ? 'delivered' : retries ? 'failed' : 'gave_up', statusClass);
+  if (succeeded)
+    deps.metrics.webhookDelivered(delivery.type, (outcome.at.getTime() - delivery.eventAt.getTime()) / 1000);
   if (!succeeded) {
     deps.logger.info(
       {
