@@ -102,6 +102,28 @@ describe('entries written with the change', () => {
     expect(entries[0]).toMatchObject({ actor: { type: 'api_key', keyId }, surface: 'mcp' });
   });
 
+  it('deleting a post writes one post.deleted entry with its state, through REST and through MCP', async () => {
+    const { tenant, draftId, keyId } = await tenantWithDraft();
+    expect((await call(server, tenant.apiKey, 'DELETE', `/posts/${draftId}`)).status).toBe(204);
+    expect((await call(server, tenant.apiKey, 'DELETE', `/posts/${draftId}`)).status).toBe(404);
+    const second = await tenantWithDraft();
+    const client = await connect(second.tenant.apiKey);
+    const result = await client.callTool({ name: 'delete_post', arguments: { id: second.draftId } });
+    expect(result.isError).toBeFalsy();
+    expect(await entriesOf(tenant.workspaceId, 'post.deleted')).toMatchObject([
+      {
+        actor: { type: 'api_key', keyId, userId: tenant.userId },
+        surface: 'rest',
+        subject: { type: 'post', id: draftId },
+        details: { state: 'DRAFT', posts: 1 },
+      },
+    ]);
+    expect(await entriesOf(second.tenant.workspaceId, 'post.deleted')).toMatchObject([
+      { actor: { keyId: second.keyId }, surface: 'mcp', subject: { id: second.draftId } },
+    ]);
+    expect(await entriesOf(tenant.workspaceId, 'post.rejected')).toEqual([]);
+  });
+
   it('a key minted by `admin bootstrap` is an api_key.created entry, surface cli, naming its owner', async () => {
     const { tenant, keyId } = await tenantWithDraft();
     const entries = await entriesOf(tenant.workspaceId, 'api_key.created');

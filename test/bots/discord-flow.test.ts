@@ -125,6 +125,10 @@ describe('the Discord bot', () => {
     const zone = await d.sender.command(ana, ['timezone'], [{ type: 3, name: 'zone', value: 'europe/berlin' }]);
     await commandReply(d, zone, 'Schedule times are now read in Europe/Berlin');
     expect((await w.t.deps.db.chatLinks.findOne({ _id: `discord:${d.guildId}` }))!.timeZone).toBe('Europe/Berlin');
+    const audited = { action: 'chat.link_changed' as const, 'details.timeZone': 'Europe/Berlin' };
+    expect(await w.t.deps.db.audit.find(audited).toArray()).toMatchObject([
+      { surface: 'discord', chatUser: { platform: 'discord', id: ANA_ID, name: '@ana' } },
+    ]);
 
     const { postId, card } = await draftWithCard(w, d, 'Scheduled from Berlin');
     const opened = await d.sender.click(ana, card, `postdeck:schedule:${postId}`);

@@ -2,10 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
+import { auditLinkChange } from '../../src/core/chat/link-audit.js';
+import type { ChatLinkDoc } from '../../src/core/chat/documents.js';
 import { acceptInvitation, createInvitation } from '../../src/core/identity/invitations.js';
 import { launchChromium } from '../support/chromium.js';
 import { useTestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
+import { buildPost } from '../support/posts.js';
 import { WebClient, decodeEntities } from '../support/web.js';
 
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
@@ -55,6 +58,46 @@ describe('entries written by the web app', () => {
       subject: { type: 'account', id: owner.accountId },
       details: { from: before, to: 'team' },
     });
+  });
+});
+
+describe('entries of other surfaces, as the page shows them', () => {
+  it('deleting a post on /posts writes one post.deleted entry naming the person, surface web', async () => {
+    const draft = await buildPost(t.deps, owner.workspaceId, { content: 'To be deleted' });
+    await browser.get(`/posts?ws=${owner.workspaceId}`);
+    const deleted = await browser.post(`/posts/${draft._id}/delete`, {
+      workspaceId: owner.workspaceId,
+      confirm: 'yes',
+    });
+    expect(deleted.status).toBe(303);
+    const entries = await t.deps.db.audit.find({ workspaceId: owner.workspaceId, action: 'post.deleted' }).toArray();
+    expect(entries).toMatchObject([
+      { actor: { type: 'user', userId: owner.user.id }, surface: 'web', subject: { type: 'post', id: draft._id } },
+    ]);
+    const page = decodeEntities((await browser.get(`/audit?ws=${owner.workspaceId}&action=post.deleted`)).text);
+    expect(page).toContain('data-label="What">Deleted a post');
+  });
+
+  it('names a chat link change by its team, the person in chat and the key', async () => {
+    const { view } = await mintApiKey(t.deps, { ...owner.scope, userId: owner.user.id, name: 'Slack: acme' });
+    const link = {
+      _id: 'slack:T0ACME',
+      platform: 'slack',
+      teamId: 'T0ACME',
+      workspaceId: owner.workspaceId,
+      apiKeyId: view.id,
+      linkedByUserId: owner.user.id,
+    } as ChatLinkDoc;
+    const ana = { id: 'U0ANA', name: '@ana' };
+    await auditLinkChange(t.deps, link, ana, 'chat.linked', { relinked: false });
+    await auditLinkChange(t.deps, link, ana, 'chat.link_changed', { timeZone: 'Europe/Berlin' });
+    const page = decodeEntities((await browser.get(`/audit?ws=${owner.workspaceId}`)).text);
+    expect(page).toContain('data-label="What">Linked a Slack or Discord workspace');
+    expect(page).toContain('Changed a chat link’s settings');
+    expect(page).toContain('Slack workspace<code>T0ACME</code>');
+    expect(page).toContain('@ana<span class="muted">(slack)</span>');
+    expect(page).toContain('with the key “Slack: acme”');
+    expect(page).toContain('Europe/Berlin');
   });
 });
 

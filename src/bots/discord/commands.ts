@@ -7,6 +7,7 @@ import {
   type APIChatInputApplicationCommandInteraction,
   type RESTPatchAPIWebhookWithTokenMessageJSONBody,
 } from 'discord.js';
+import type { ChatPerson } from '../../core/chat/link-audit.js';
 import { changeLink, requireLink, unlink } from '../../core/chat/links.js';
 import { startChatLogin } from '../../core/chat/login.js';
 import { ChatRefusal } from '../../core/chat/refusal.js';
@@ -70,7 +71,8 @@ export function onCommand(bot: DiscordBot, interaction: APIChatInputApplicationC
 async function runCommand(bot: DiscordBot, interaction: APIChatInputApplicationCommandInteraction): Promise<Reply> {
   const { deps } = bot;
   const teamId = interaction.guild_id ?? '';
-  const userId = userOf(interaction)?.id ?? '';
+  const user = userOf(interaction);
+  const person: ChatPerson = { id: user?.id ?? '', name: `@${user?.username ?? 'someone'}` };
   const { path, values } = subcommandOf(interaction.data.options);
   switch (path.join(' ')) {
     case 'login':
@@ -78,20 +80,20 @@ async function runCommand(bot: DiscordBot, interaction: APIChatInputApplicationC
     case 'status':
       return { content: await statusText(deps, teamId) };
     case 'logout':
-      await unlink(deps, await requireLink(deps, 'discord', teamId), userId);
+      await unlink(deps, await requireLink(deps, 'discord', teamId), person);
       return { content: 'Unlinked: Postdeck revoked the key this server used. Run `/postdeck login` to link again.' };
     case 'approvals here': {
       const channelId = interaction.channel?.id ?? interaction.channel_id ?? '';
-      await changeLink(deps, await requireLink(deps, 'discord', teamId), userId, () => ({
+      await changeLink(deps, await requireLink(deps, 'discord', teamId), person, () => ({
         approvalsChannelId: channelId,
       }));
       return { content: `Draft approvals now go to <#${channelId}>.` };
     }
     case 'approvers add':
     case 'approvers remove':
-      return { content: await approversCommand(deps, teamId, userId, path[1] === 'add', values.get('user') ?? '') };
+      return { content: await approversCommand(deps, teamId, person, path[1] === 'add', values.get('user') ?? '') };
     case 'timezone':
-      return { content: await changeTimeZone(bot, teamId, userId, values.get('zone') ?? '') };
+      return { content: await changeTimeZone(bot, teamId, person, values.get('zone') ?? '') };
     default:
       return { content: HELP };
   }
@@ -141,7 +143,7 @@ async function guildName(bot: DiscordBot, guildId: string): Promise<string> {
   }
 }
 
-async function changeTimeZone(bot: DiscordBot, teamId: string, userId: string, typed: string): Promise<string> {
+async function changeTimeZone(bot: DiscordBot, teamId: string, person: ChatPerson, typed: string): Promise<string> {
   const zone = canonicalTimeZone(typed);
   if (!zone) {
     throw new ChatRefusal(
@@ -149,7 +151,7 @@ async function changeTimeZone(bot: DiscordBot, teamId: string, userId: string, t
       `"${typed}" is not a time zone Postdeck knows. Use an IANA name such as Europe/Berlin or America/New_York.`,
     );
   }
-  await changeLink(bot.deps, await requireLink(bot.deps, 'discord', teamId), userId, () => ({ timeZone: zone }));
+  await changeLink(bot.deps, await requireLink(bot.deps, 'discord', teamId), person, () => ({ timeZone: zone }));
   const there = formatWallClock(wallClockAt(bot.deps.now().getTime(), zone));
   return `Schedule times are now read in ${zone} (it is ${there} there now).`;
 }

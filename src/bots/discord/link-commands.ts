@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../../core/context.js';
+import type { ChatPerson } from '../../core/chat/link-audit.js';
 import { changeApprovers, requireLink } from '../../core/chat/links.js';
 import { ChatRefusal } from '../../core/chat/refusal.js';
 import { chatStatus, keyStatusText } from '../../core/chat/status.js';
@@ -21,12 +22,12 @@ export async function statusText(deps: CoreDeps, teamId: string): Promise<string
 export async function approversCommand(
   deps: CoreDeps,
   teamId: string,
-  chatUserId: string,
+  person: ChatPerson,
   add: boolean,
   userId: string,
 ): Promise<string> {
   if (!/^\d+$/.test(userId)) throw new ChatRefusal('bad_input', 'Pick the person with the `user` option.');
   const link = await requireLink(deps, 'discord', teamId);
-  const approvers = await changeApprovers(deps, link, chatUserId, { op: add ? 'add' : 'remove', userId });
+  const approvers = await changeApprovers(deps, link, person, { op: add ? 'add' : 'remove', userId });
   return `Approvers: ${approvers.map((id) => `<@${id}>`).join(', ')}.`;
 }

@@ -1,6 +1,7 @@
 import type { App, SlashCommand } from '@slack/bolt';
 import type { CoreDeps } from '../../core/context.js';
 import { isFirstDelivery } from '../../core/chat/deliveries.js';
+import type { ChatPerson } from '../../core/chat/link-audit.js';
 import { changeApprovers, changeLink, requireLink, unlink } from '../../core/chat/links.js';
 import { startChatLogin } from '../../core/chat/login.js';
 import { failureText } from '../../core/chat/refusal.js';
@@ -82,14 +83,14 @@ async function runCommand(
     case 'status':
       return { text: await statusText(deps, teamId) };
     case 'logout': {
-      await unlink(deps, await requireLink(deps, 'slack', teamId), command.user_id);
+      await unlink(deps, await requireLink(deps, 'slack', teamId), personOf(command));
       return { text: 'Unlinked: Postdeck revoked the key this workspace used. Run `/postdeck login` to link again.' };
     }
     case 'approvals': {
       if (rest[0]?.toLowerCase() !== 'here')
         return { text: 'Use `/postdeck approvals here` in the channel approvals should go to.' };
       const link = await requireLink(deps, 'slack', teamId);
-      await changeLink(deps, link, command.user_id, () => ({ approvalsChannelId: command.channel_id }));
+      await changeLink(deps, link, personOf(command), () => ({ approvalsChannelId: command.channel_id }));
       return { text: `Draft approvals now go to <#${command.channel_id}>.` };
     }
     case 'approvers':
@@ -119,6 +120,11 @@ async function approversCommand(deps: CoreDeps, command: SlashCommand, args: str
     return 'Use `/postdeck approvers add @person` or `/postdeck approvers remove @person`.';
   }
   const link = await requireLink(deps, 'slack', command.team_id);
-  const approvers = await changeApprovers(deps, link, command.user_id, { op, userId });
+  const approvers = await changeApprovers(deps, link, personOf(command), { op, userId });
   return `Approvers: ${approvers.map((id) => `<@${id}>`).join(', ')}.`;
+}
+
+/** Who typed the command, as the audit trail names them. */
+function personOf(command: SlashCommand): ChatPerson {
+  return { id: command.user_id, name: `@${command.user_name}` };
 }

@@ -7,16 +7,20 @@ export const AUDIT_ACTIONS = [
   'post.approved',
   'post.rejected',
   'post.published',
+  'post.deleted',
   'plan.changed',
   'api_key.created',
   'api_key.revoked',
   'oauth.granted',
   'platform.connected',
   'platform.disconnected',
+  'chat.linked',
+  'chat.unlinked',
+  'chat.link_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['post', 'account', 'api_key', 'oauth_client', 'platform'] as const;
+export const AUDIT_SUBJECT_TYPES = ['post', 'account', 'api_key', 'oauth_client', 'platform', 'chat_link'] as const;
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
 
 /** A few plain facts about the change; never a secret (no keys, tokens or codes). */

@@ -1,4 +1,3 @@
-import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
 import { invokeOperation } from '../operations/invoke.js';
@@ -80,8 +79,7 @@ async function perform(deps: CoreDeps, scope: Scope, card: ChatCardDoc, action: 
         return 'edited the caption';
       case 'reject':
         // delete_post deletes a post in any state; a card rejects only a draft, so the use case itself.
-        await deletePostGroup(deps, scope, card.postId, { onlyDraft: true });
-        await recordAudit(deps, scope, { action: 'post.rejected', subject: { type: 'post', id: card.postId } });
+        await deletePostGroup(deps, scope, card.postId, { rejection: true });
         return 'rejected it: the draft was deleted';
     }
   } catch (error) {

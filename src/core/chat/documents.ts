@@ -41,6 +41,8 @@ export interface ChatLoginDoc {
   platform: ChatPlatform;
   teamId: string;
   chatUserId: string;
+  /** How the platform names them (`@ana`), for the audit trail; absent on logins stored before it was kept. */
+  chatUserName?: string;
   sealedDeviceCode: string;
   reply: ChatReplyTarget;
   /** Seconds between polls, grown by 5 on each slow_down (RFC 8628 section 3.5). */

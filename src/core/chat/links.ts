@@ -2,6 +2,7 @@ import type { CoreDeps, Scope } from '../context.js';
 import { authenticateApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { AppError } from '../errors.js';
 import type { ChatLinkDoc, ChatLoginDoc, ChatPlatform } from './documents.js';
+import { auditLinkChange, changedSettings, type ChatPerson, type LinkSettings } from './link-audit.js';
 import { ChatRefusal, withChatLease } from './refusal.js';
 
 export function linkIdOf(platform: ChatPlatform, teamId: string): string {
@@ -70,15 +71,20 @@ export async function storeLink(deps: CoreDeps, login: ChatLoginDoc, apiKey: str
     };
     await deps.db.chatLinks.replaceOne({ _id: id }, link, { upsert: true });
     if (previous) await revokeQuietly(deps, previous);
+    const person = { id: login.chatUserId, name: login.chatUserName ?? login.chatUserId };
+    // Linked to another workspace: the one it leaves sees it go.
+    if (previous && !kept) await auditLinkChange(deps, previous, person, 'chat.unlinked', { relinkedElsewhere: true });
+    await auditLinkChange(deps, link, person, 'chat.linked', { relinked: kept !== null });
   });
 }
 
 /** Unlinks the team: its key is revoked, then the link forgotten (cards stay as they are). */
-export async function unlink(deps: CoreDeps, link: ChatLinkDoc, chatUserId: string): Promise<void> {
-  requireApprover(link, chatUserId);
+export async function unlink(deps: CoreDeps, link: ChatLinkDoc, person: ChatPerson): Promise<void> {
+  requireApprover(link, person.id);
   await withChatLease(deps, `chat-link:${link._id}`, async () => {
     await revokeQuietly(deps, link);
-    await deps.db.chatLinks.deleteOne({ _id: link._id });
+    const removed = await deps.db.chatLinks.deleteOne({ _id: link._id });
+    if (removed.deletedCount > 0) await auditLinkChange(deps, link, person, 'chat.unlinked');
   });
 }
 
@@ -86,15 +92,19 @@ export async function unlink(deps: CoreDeps, link: ChatLinkDoc, chatUserId: stri
 export async function changeLink(
   deps: CoreDeps,
   link: ChatLinkDoc,
-  chatUserId: string,
-  change: (current: ChatLinkDoc) => Partial<Pick<ChatLinkDoc, 'approvalsChannelId' | 'approvers' | 'timeZone'>>,
+  person: ChatPerson,
+  change: (current: ChatLinkDoc) => Partial<LinkSettings>,
 ): Promise<ChatLinkDoc> {
-  requireApprover(link, chatUserId);
+  requireApprover(link, person.id);
   return withChatLease(deps, `chat-link:${link._id}`, async () => {
     const current = await requireLink(deps, link.platform, link.teamId);
     const changes = { ...change(current), updatedAt: deps.now() };
     await deps.db.chatLinks.updateOne({ _id: link._id }, { $set: changes });
-    return { ...current, ...changes };
+    const changed = { ...current, ...changes };
+    // Setting what is already set changes nothing, and is not audited.
+    const details = changedSettings(current, changed);
+    if (Object.keys(details).length > 0) await auditLinkChange(deps, current, person, 'chat.link_changed', details);
+    return changed;
   });
 }
 
@@ -102,10 +112,10 @@ export async function changeLink(
 export async function changeApprovers(
   deps: CoreDeps,
   link: ChatLinkDoc,
-  chatUserId: string,
+  person: ChatPerson,
   change: { op: 'add' | 'remove'; userId: string },
 ): Promise<string[]> {
-  const changed = await changeLink(deps, link, chatUserId, (current) => {
+  const changed = await changeLink(deps, link, person, (current) => {
     const approvers =
       change.op === 'add'
         ? [...new Set([...current.approvers, change.userId])]

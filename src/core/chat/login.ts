@@ -61,6 +61,7 @@ export async function startChatLogin(
     platform: input.platform,
     teamId: input.teamId,
     chatUserId: input.chatUserId,
+    chatUserName: input.chatUserName,
     sealedDeviceCode: deps.secrets.seal(started.device_code),
     reply: { platform: input.platform, sealed: deps.secrets.seal(input.replyTarget) },
     interval: started.interval,

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
 import { AppError } from '../errors.js';
@@ -10,22 +11,23 @@ import { withPostLeases } from './post-lease.js';
  * Delete a post: the whole group with its attempt history and insights (our records only: a post
  * already on TikTok stays there). Refused with 409 while any of it is being published. A queued root that
  * TikTok certainly never got (no attempt, or only attempts that created nothing) gets its cap unit back.
+ * A rejection (a card's Reject) deletes only a draft and is audited as `post.rejected`, else `post.deleted`.
  */
 export async function deletePostGroup(
   deps: CoreDeps,
   scope: Scope,
   postId: string,
-  options: { onlyDraft?: boolean } = {},
+  options: { rejection?: boolean } = {},
 ): Promise<void> {
   const post = await findWorkspacePost(deps, scope, postId);
   const before = await loadGroup(deps, scope, post.groupId);
   const ids = [before.root._id, ...before.children.map((child) => child._id)];
-  await withPostLeases(deps, ids, async () => {
+  const deleted = await withPostLeases(deps, ids, async () => {
     // Reread under the leases: the engine may have claimed a post in between.
     const group = await loadGroup(deps, scope, post.groupId);
     const all = [group.root, ...group.children];
     // A rejection in chat must not delete what another approver queued a moment before.
-    if (options.onlyDraft && group.root.state !== 'DRAFT') {
+    if (options.rejection && group.root.state !== 'DRAFT') {
       throw new AppError('not_a_draft', `Only a draft can be rejected; this post is ${group.root.state}.`);
     }
     if (all.some((each) => each.state === 'PUBLISHING')) {
@@ -40,6 +42,12 @@ export async function deletePostGroup(
     await deps.db.publishAttempts.deleteMany({ postId: { $in: allIds } });
     await forgetPostInsights(deps, scope.workspaceId, allIds);
     if (refund) await refundPostCap(deps, group.root);
+    return { state: group.root.state, posts: allIds.length };
+  });
+  await recordAudit(deps, scope, {
+    action: options.rejection ? 'post.rejected' : 'post.deleted',
+    subject: { type: 'post', id: postId },
+    ...(options.rejection ? {} : { details: deleted }),
   });
 }
 

@@ -10,12 +10,16 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'post.approved': 'Approved a post',
   'post.rejected': 'Rejected a draft',
   'post.published': 'Post published',
+  'post.deleted': 'Deleted a post',
   'plan.changed': 'Changed the plan',
   'api_key.created': 'Created an API key',
   'api_key.revoked': 'Revoked an API key',
   'oauth.granted': 'Granted OAuth access',
   'platform.connected': 'Connected a TikTok account',
   'platform.disconnected': 'Disconnected a TikTok account',
+  'chat.linked': 'Linked a Slack or Discord workspace',
+  'chat.unlinked': 'Unlinked a Slack or Discord workspace',
+  'chat.link_changed': 'Changed a chat link’s settings',
 };
 
 const SURFACE_LABELS: Readonly<Record<AuditEntry['surface'], string>> = {
@@ -57,8 +61,9 @@ export function auditView(view: AuditView): SafeHtml {
   });
   return markup`<h1>Audit trail of ${view.workspaceName}</h1>
     <p class="muted">
-      Who approved, rejected or published posts, changed the plan, created or revoked API keys, granted OAuth access
-      and connected or disconnected TikTok accounts. Only the workspace's owners see this page.
+      Who approved, rejected, published or deleted posts, changed the plan, created or revoked API keys, granted OAuth
+      access, connected or disconnected TikTok accounts, and linked, changed or unlinked Slack and Discord workspaces.
+      Only the workspace's owners see this page.
     </p>
     <form method="get" action="/audit" class="when">
       <input type="hidden" name="ws" value="${view.workspaceId}" />
@@ -78,6 +83,12 @@ export function auditView(view: AuditView): SafeHtml {
 }
 
 function subject(entry: AuditEntry): SafeHtml {
+  if (entry.subject.type === 'chat_link') {
+    // `<platform>:<team id>`: the team's id is what its admins recognise, so it is shown whole.
+    const [platform, team] = entry.subject.id.split(':');
+    const where = platform === 'slack' ? 'Slack workspace' : 'Discord server';
+    return markup`<span class="muted">${where} <code>${team ?? ''}</code></span>`;
+  }
   const type = entry.subject.type === 'platform' ? 'TikTok account' : entry.subject.type.replace('_', ' ');
   return markup`<span class="muted">${type} <code>${entry.subject.id.slice(0, 8)}</code></span>`;
 }
