@@ -1,16 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { deepFreeze, readEnvironment } from './settings/values.js';
+import { deepFreeze, envBoolean, readEnvironment } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
 import { PlanEnvSchema, planSettings } from './settings/plans.js';
 import { MetricsEnvSchema, metricsSettings, type MetricsSettings } from './settings/metrics.js';
+import { OperationsEnvSchema, operationsSettings, type OperationsSettings } from './settings/operations.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
 import type { PlanTable } from './core/plans.js';
 
-const boolean = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
@@ -32,7 +30,7 @@ const EnvSchema = z
       .default('postdeck'),
     EMBEDDED_DB: z.enum(['auto', 'mongod', 'ferretdb', 'none']).default('auto'),
     MONGOMS_SYSTEM_BINARY: z.string().min(1).optional(),
-    MONGOD_DOWNLOAD: boolean.default(true),
+    MONGOD_DOWNLOAD: envBoolean.default(true),
     FERRETDB_CACHE_DIR: z.string().min(1).optional(),
     MEDIA_DIR: z.string().min(1).optional(),
     MEDIA_MAX_IMAGE_BYTES: positiveInt.default(20 * 1024 * 1024),
@@ -42,19 +40,19 @@ const EnvSchema = z
     S3_PREFIX: z.string().default(''),
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ENDPOINT: z.url().optional(),
-    S3_FORCE_PATH_STYLE: boolean.default(false),
+    S3_FORCE_PATH_STYLE: envBoolean.default(false),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
-    TRUST_PROXY: boolean.default(false),
+    TRUST_PROXY: envBoolean.default(false),
     JOB_POLL_INTERVAL_MS: positiveInt.default(2000),
     JOB_CONCURRENCY: positiveInt.default(10),
     PUBLISH_CONCURRENCY: positiveInt.default(50),
     SHUTDOWN_DRAIN_MS: positiveInt.default(25_000),
     SHUTDOWN_READY_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
-    OPEN_SIGNUP: boolean.default(false),
+    OPEN_SIGNUP: envBoolean.default(false),
     DEVICE_CODE_PREFIX: z
       .string()
       .regex(/^[A-Z]{2,8}$/, 'must be 2 to 8 capital letters')
@@ -69,8 +67,7 @@ const EnvSchema = z
     TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
     TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
     TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
-    TIKTOK_ANALYTICS: boolean.default(true),
-    WEBHOOKS_ALLOW_PRIVATE: boolean.default(false),
+    TIKTOK_ANALYTICS: envBoolean.default(true),
     TIKTOK_EMULATOR_PORT: port.default(0),
     TIKTOK_EMULATOR_URL: z.url().optional(),
     TIKTOK_EMULATOR_PUBLIC_URL: z.url().optional(),
@@ -88,10 +85,10 @@ const EnvSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
   })
-  .extend({ ...ChatEnvSchema.shape, ...PlanEnvSchema.shape, ...MetricsEnvSchema.shape });
+  .extend({ ...ChatEnvSchema.shape, ...PlanEnvSchema.shape, ...MetricsEnvSchema.shape, ...OperationsEnvSchema.shape });
 
 /** The parsed, frozen settings object handed to the composition root. */
-export interface Config extends MetricsSettings {
+export interface Config extends MetricsSettings, OperationsSettings {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -168,7 +165,6 @@ export interface Config extends MetricsSettings {
     readonly imageConcurrency: number; // slide images a generation job draws at once
   };
   readonly chat: ChatConfig; // the Slack and Discord bots, each on when its settings are given (settings/chat.ts)
-  readonly webhooks: { readonly allowPrivate: boolean }; // WEBHOOKS_ALLOW_PRIVATE: the SSRF guard off
 }
 
 /** Raised with every configuration problem at once, each naming its variable. */
@@ -279,7 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
     },
     chat: chatConfig(vars),
     ...metricsSettings(vars),
-    webhooks: { allowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE },
+    ...operationsSettings(vars),
   });
 }
 

@@ -14,6 +14,7 @@ import { workerProbeJob } from '../core/ops/worker-probe.js';
 import { purgeOAuthStatesJob } from '../core/platforms/oauth-states-purge-job.js';
 import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/tiktok-upkeep-job.js';
 import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing/jobs.js';
+import { purgeExpiredRecordsJob } from '../core/retention/purge.js';
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
 import type { AnyJobDefinition, RecurringJob } from '../core/jobs/define-job.js';
 import { defineHousekeepingJob, HOUSEKEEPING_EVERY_MS } from '../core/jobs/housekeeping.js';
@@ -40,6 +41,7 @@ export const PERIODIC_JOBS: readonly RecurringJob[] = [
   { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },
   { definition: purgeOldEventsJob, everyMs: 60 * 60_000 },
   { definition: purgeChatRecordsJob, everyMs: 60 * 60_000 },
+  { definition: purgeExpiredRecordsJob, everyMs: 60 * 60_000 },
   { definition: planCollectionJob, everyMs: PLAN_COLLECTION_EVERY_MS },
 ];
 

@@ -93,6 +93,7 @@ export async function openCore(
     chat: {},
     metrics,
     webhooks: { allowPrivate: config.webhooks.allowPrivate, retryBaseMs: DEFAULT_RETRY_BASE_MS },
+    retention: config.retention,
     media: {
       store: openMediaStore(config.media.store),
       limits: { image: config.media.maxImageBytes, video: config.media.maxVideoBytes },

@@ -9,6 +9,7 @@ import type { MediaDeps } from './media/deps.js';
 import type { Metrics } from './ops/metrics.js';
 import type { PlanTable } from './plans.js';
 import type { AiProvider } from './providers/openai/provider.js';
+import type { RetentionSettings } from './retention/settings.js';
 import type { TikTokHttp } from './providers/tiktok/http.js';
 import type { WebhookSettings } from './webhooks/settings.js';
 
@@ -41,6 +42,8 @@ export interface CoreDeps {
   readonly metrics: Metrics;
   /** Outbound webhooks: whether endpoints may be private addresses, and the retry backoff. */
   readonly webhooks: WebhookSettings;
+  /** How long webhook deliveries and audit entries are kept (the worker's purge). */
+  readonly retention: RetentionSettings;
 }
 
 /** The neutral request context every adapter builds; every query is scoped by it. */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
+import { z } from 'zod';
 
 // Small helpers of config.ts: how raw environment values are read and the result protected.
 
@@ -21,3 +22,8 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** A yes/no setting: `true`, `1` or `yes` turn it on; `false`, `0` or `no` off. */
+export const envBoolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');

@@ -19,6 +19,7 @@ import type { AiProviderConfig } from '../../src/core/providers/openai/config.js
 import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
 import { NO_METRICS } from '../../src/core/ops/metrics.js';
+import { DEFAULT_RETENTION } from '../../src/core/retention/settings.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { WebhookSettings } from '../../src/core/webhooks/settings.js';
 
@@ -100,6 +101,7 @@ export async function openTestDatabase(
     chat: {},
     metrics: NO_METRICS,
     webhooks: { allowPrivate: false, retryBaseMs: 100, ...options.webhooks },
+    retention: DEFAULT_RETENTION,
     media: {
       store: createLocalMediaStore(mediaDir),
       limits: { image: 20 * 1024 * 1024, video: 64 * 1024 * 1024 },

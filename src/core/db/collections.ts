@@ -180,9 +180,14 @@ const INDEXES: IndexTable = {
   // A workspace's endpoints, read whole per event and per list.
   webhookEndpoints: [{ key: { workspaceId: 1 } }],
   // Sent by `_id`; these serve an endpoint's log and the wait for a subject's earlier pending event.
-  webhookDeliveries: [{ key: { endpointId: 1, createdAt: -1 } }, { key: { endpointId: 1, subjectId: 1, state: 1 } }],
-  // The audit page and GET /audit read a workspace's entries newest first.
-  audit: [{ key: { workspaceId: 1, at: -1, _id: -1 } }],
+  // The metrics gauge counts the pending ones; the retention purge finds old settled ones by windowStart.
+  webhookDeliveries: [
+    { key: { endpointId: 1, createdAt: -1 } },
+    { key: { endpointId: 1, subjectId: 1, state: 1 } },
+    { key: { state: 1, windowStart: 1 } },
+  ],
+  // The audit page and GET /audit read a workspace's entries newest first; the retention purge, by `at` alone.
+  audit: [{ key: { workspaceId: 1, at: -1, _id: -1 } }, { key: { at: 1 } }],
 };
 
 const NAMES: { [K in keyof Collections]: string } = {
