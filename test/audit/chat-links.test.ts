@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntryDoc } from '../../src/core/audit/documents.js';
+import { authenticateApiKey } from '../../src/core/auth/api-keys.js';
+import { storeLink } from '../../src/core/chat/links.js';
+import { buildTenant } from '../support/factories.js';
 import { startWorld, SLOW, type PublishingWorld } from '../publishing/support.js';
 import { linkTeam, runCommand, startSlackWorld, type SlackWorld } from '../bots/slack-support.js';
 
@@ -58,5 +61,30 @@ describe('chat links in the audit trail', () => {
     const linked = await entriesOf('chat.linked');
     expect(linked.map((entry) => entry.details.relinked)).toEqual([false, false, true]);
     expect(new Set(linked.map((entry) => entry._id)).size).toBe(3);
+  });
+
+  it('a team linked to another Postdeck workspace leaves an unlink entry in the one it left', SLOW, async () => {
+    const other = await buildTenant(w.t.deps);
+    const scope = await authenticateApiKey(w.t.deps, other.apiKey);
+    const login = {
+      _id: 'login-elsewhere',
+      platform: 'slack' as const,
+      teamId: s.team.id,
+      chatUserId: ANA.userId,
+      chatUserName: '@ana',
+      sealedDeviceCode: '',
+      reply: { platform: 'slack' as const, sealed: '' },
+      interval: 5,
+      expiresAt: new Date(Date.now() + 60_000),
+      outcome: null,
+      createdAt: new Date(),
+    };
+    await storeLink(w.t.deps, login, other.apiKey, scope);
+    const left = await entriesOf('chat.unlinked');
+    expect(left.at(-1)).toMatchObject({ surface: 'slack', details: { relinkedElsewhere: true } });
+    const linked = await w.t.deps.db.audit.find({ workspaceId: other.workspaceId, action: 'chat.linked' }).toArray();
+    expect(linked).toMatchObject([
+      { actor: { type: 'api_key', userId: other.userId }, chatUser: { name: '@ana' }, details: { relinked: false } },
+    ]);
   });
 });
