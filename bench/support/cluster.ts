@@ -55,6 +55,8 @@ export interface Cluster {
   readonly db: Collections;
   readonly env: NodeJS.ProcessEnv;
   readonly logDir: string;
+  /** The API process. */
+  readonly api: PostdeckProcess;
   readonly workers: PostdeckProcess[];
   /** Starts worker process `name` (a restart reuses the name and appends to its log). */
   startWorker(name: string): PostdeckProcess;
@@ -121,6 +123,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     db: collectionsOf(core.database.db),
     env,
     logDir,
+    api,
     workers,
     startWorker(name) {
       const worker = spawnPostdeck(name, 'worker', env, logDir);

@@ -59,12 +59,12 @@ export async function createDuePosts(
 }
 
 /** Waits until a worker has run a probe job (src/core/ops/worker-probe.ts): the queue is being processed. */
-export async function workerRunning(cluster: Cluster): Promise<void> {
+export async function workerRunning(cluster: Cluster, timeoutMs = WORKER_START_MS): Promise<void> {
   const probe = await sendWorkerProbe(cluster.core.deps, cluster.core.jobs, 0);
-  const deadline = Date.now() + WORKER_START_MS;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if ((await readWorkerProbe(cluster.core.deps, probe._id))?.finishedAt) return;
     await sleep(250);
   }
-  throw new Error(`no worker ran a probe job within ${WORKER_START_MS} ms`);
+  throw new Error(`no worker ran a probe job within ${timeoutMs} ms`);
 }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
+import { logFailure } from '../core/db/unreachable.js';
 
 /** How often a worker records that it is alive. */
 export const HEARTBEAT_EVERY_MS = 10_000;
@@ -42,7 +43,8 @@ export function startWorkerHeartbeat(dataDir: string, check: () => Promise<void>
       failing = false;
     } catch (error) {
       // Logged once per outage (not at shutdown); the heartbeat going stale is what reports it.
-      if (!failing && !stopped) logger.warn({ err: error }, 'worker heartbeat skipped: the database does not answer');
+      if (!failing && !stopped)
+        logFailure(logger, 'warn', error, {}, 'worker heartbeat skipped: the database does not answer');
       failing = true;
     }
     if (!stopped) timer = setTimeout(() => void beat(), HEARTBEAT_EVERY_MS).unref();

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { logFailure } from './db/unreachable.js';
 
 /**
  * Stable, machine-readable error codes. Clients branch on these, never on message text,
@@ -72,7 +73,7 @@ export function toAppError(
   fields: Record<string, unknown> = {},
 ): AppError {
   if (error instanceof AppError) return error;
-  logger.error({ err: error, ...fields }, `${what} failed`);
+  logFailure(logger, 'error', error, fields, `${what} failed`);
   return new AppError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 

@@ -1,6 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { watchDatabaseAvailability } from './availability.js';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded/index.js';
 
 /** An open database: the driver handle plus whatever must be stopped with it. */
@@ -51,6 +52,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     );
   }
   const db = client.db(config.mongo.dbName);
+  const availability = watchDatabaseAvailability(client, logger);
   const kind = embedded?.kind ?? 'external';
   logger.info({ database: kind, attached: embedded ? !embedded.owned : undefined }, `database: ${kind}`);
 
@@ -64,6 +66,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     },
     close() {
       closing ??= (async () => {
+        availability.stop();
         await client.close();
         await embedded?.stop();
       })();

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import type { Collections } from '../db/collections.js';
 import { isDuplicateKeyError } from '../errors.js';
+import { logFailure } from '../db/unreachable.js';
 
 /**
  * How old this process's view of revocations may be when it trusts a cached key. Revoking a key
@@ -112,7 +113,7 @@ export class ApiKeyCache {
       // Two processes' first writes of one key at once: the other's time is as good as ours.
       if (isDuplicateKeyError(error)) return;
       for (const [keyId] of batch) this.writtenUse.delete(keyId);
-      this.logger.warn({ err: error, keys: batch.length }, 'writing API key last-used times failed');
+      logFailure(this.logger, 'warn', error, { keys: batch.length }, 'writing API key last-used times failed');
     }
   }
 
@@ -122,7 +123,7 @@ export class ApiKeyCache {
 
   private rereadRevision(): Promise<void> {
     return this.readRevision()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the API key revision failed'))
+      .catch((error: unknown) => logFailure(this.logger, 'warn', error, {}, 'reading the API key revision failed'))
       .finally(() => (this.reading = null));
   }
 

@@ -3,6 +3,7 @@ import { defineJob, type JobDefinition } from '../jobs/define-job.js';
 import { isDuplicateKeyError } from '../errors.js';
 import type { DomainEvent, OutboxDoc } from './documents.js';
 import { deliverEventHandle } from './relay.js';
+import { logFailure } from '../db/unreachable.js';
 
 /** Something that reacts to events (the chat approvals). Delivery is at least once: `handle` must be idempotent. */
 export interface EventConsumer {
@@ -58,8 +59,11 @@ export async function deliverEvent(
     try {
       await consumer.handle(deps, event);
     } catch (error) {
-      deps.logger.warn(
-        { err: error, eventId, consumer: consumer.name },
+      logFailure(
+        deps.logger,
+        'warn',
+        error,
+        { eventId, consumer: consumer.name },
         'an event consumer failed; it will be retried',
       );
       failure ??= error instanceof Error ? error : new Error(String(error));

@@ -5,6 +5,7 @@ import { isDuplicateKeyError } from '../errors.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { DomainEvent, EventType, OutboxDoc } from './documents.js';
+import { logFailure } from '../db/unreachable.js';
 
 /**
  * Delivers outbox events to every consumer; on the due-task lane, so one worker runs it at a time.
@@ -91,8 +92,11 @@ async function writeBatch(deps: CoreDeps, batch: readonly DomainEvent[]): Promis
       if (!onlyDuplicates(error)) throw error;
     });
   } catch (error) {
-    deps.logger.warn(
-      { err: error, eventIds: unique.map((event) => event.id) },
+    logFailure(
+      deps.logger,
+      'warn',
+      error,
+      { eventIds: unique.map((event) => event.id) },
       'relaying events failed; the relay sweep will retry',
     );
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreDeps } from '../context.js';
 import type { IdempotencyAttemptDoc } from './documents.js';
 import { isDuplicateKeyError } from '../errors.js';
+import { logFailure } from '../db/unreachable.js';
 
 /** An attempt this caller won: it alone executes the keyed request until it finishes or its lease runs out. */
 export interface Attempt {
@@ -65,7 +66,9 @@ export function keepAttemptAlive(deps: CoreDeps, attempt: Attempt, ttlMs: number
         const expiresAt = new Date(deps.now().getTime() + ttlMs);
         await deps.db.idempotency
           .updateOne({ _id: attempt.id, holder: attempt.holder }, { $set: { expiresAt } })
-          .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not renew an idempotency attempt'));
+          .catch((error: unknown) =>
+            logFailure(deps.logger, 'warn', error, {}, 'could not renew an idempotency attempt'),
+          );
       });
     },
     Math.max(1, Math.floor(ttlMs / 3)),
@@ -89,7 +92,7 @@ export async function releaseAttempt(deps: CoreDeps, attempt: Attempt): Promise<
     );
   } catch (error) {
     // The attempt still expires on its own; the request's own error is the one to report.
-    deps.logger.warn({ err: error }, 'could not release an idempotency attempt');
+    logFailure(deps.logger, 'warn', error, {}, 'could not release an idempotency attempt');
   }
 }
 

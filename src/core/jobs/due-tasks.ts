@@ -7,6 +7,7 @@ import type { AnyJobDefinition } from './define-job.js';
 import type { JobHandle, JobPriority } from './job-handle.js';
 import { holdReports, REPORTING_WAITS_AT_MOST_MS } from './held-reports.js';
 import { createTaskInserter, taskId } from './task-inserter.js';
+import { logFailure } from '../db/unreachable.js';
 
 /** Tuning of the lane; defaults suit production, tests shorten them. */
 export interface DueTaskLaneOptions {
@@ -169,7 +170,9 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       if (reports) reporting += 1;
       if (rank === RANK.publishing) publishing += 1;
       const run = runTask(task)
-        .catch((error: unknown) => logger.error({ err: error, task: task._id, job: task.name }, 'task run failed'))
+        .catch((error: unknown) =>
+          logFailure(logger, 'error', error, { task: task._id, job: task.name }, 'task run failed'),
+        )
         .finally(() => {
           if (reports) reporting -= 1;
           if (rank === RANK.publishing) publishing -= 1;
@@ -219,7 +222,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       return;
     }
     const delay = Math.min(definition.retry.delayMs * 2 ** (failCount - 1), definition.retry.maxDelayMs);
-    logger.warn({ task: task._id, job: task.name, reason, failCount, delayMs: delay }, 'task failed, retrying');
+    const fields = { task: task._id, job: task.name, failCount, delayMs: delay };
+    logFailure(logger, 'warn', error, fields, 'task failed, retrying', { stack: false });
     await insertTask(task.name, task.data, new Date(Date.now() + delay), failCount);
   }
 
@@ -252,7 +256,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
       const loop = () => {
         if (stopped) return;
         looking = tick()
-          .catch((error: unknown) => logger.warn({ err: error }, 'looking for due tasks failed'))
+          .catch((error: unknown) => logFailure(logger, 'warn', error, {}, 'looking for due tasks failed'))
           .finally(() => {
             looking = null;
             if (!stopped) ticker = setTimeout(loop, options.pollIntervalMs);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CoreDeps } from '../context.js';
 import { defineJob, type JobContext, type JobDefinition, type RecurringJob } from './define-job.js';
+import { logFailure } from '../db/unreachable.js';
 
 /** How often the housekeeping job looks for periodic jobs that are due: the shortest period it serves. */
 export const HOUSEKEEPING_EVERY_MS = 15_000;
@@ -35,7 +36,7 @@ async function runIfDue(context: JobContext, { definition, everyMs }: RecurringJ
     await markRun(deps, definition.name, startedAt);
   } catch (error) {
     const retryIn = Math.min(everyMs, definition.retry.delayMs);
-    deps.logger.warn({ err: error, job: definition.name, retryInMs: retryIn }, 'a periodic job failed');
+    logFailure(deps.logger, 'warn', error, { job: definition.name, retryInMs: retryIn }, 'a periodic job failed');
     await markRun(deps, definition.name, new Date(startedAt.getTime() - everyMs + retryIn));
   }
 }

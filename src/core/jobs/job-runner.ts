@@ -6,6 +6,7 @@ import { collectionsOf } from '../db/collections.js';
 import type { AnyJobDefinition, RecurringJob } from './define-job.js';
 import { createDueTaskLane } from './due-tasks.js';
 import type { JobQueue } from './queue.js';
+import { logFailure } from '../db/unreachable.js';
 
 export interface JobRunnerOptions {
   db: Db;
@@ -43,9 +44,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   // Agenda connects (and creates its indexes) in the background from here on; closing the
   // database before that settles would interrupt it, so stop() waits for `settled`.
   const settled = agenda.ready.catch((error: unknown) => logger.error({ err: error }, 'job queue did not start'));
-  agenda.on('error', (error: Error) => logger.error({ err: error }, 'job queue error'));
+  agenda.on('error', (error: Error) => logFailure(logger, 'error', error, {}, 'job queue error'));
   agenda.on('fail', (error: Error, job: Job) =>
-    logger.warn({ job: job.attrs.name, jobId: String(job.attrs._id), reason: error.message }, 'job failed'),
+    logFailure(logger, 'warn', error, { job: job.attrs.name, jobId: String(job.attrs._id) }, 'job failed', {
+      stack: false,
+    }),
   );
 
   // Ids of the jobs this process is running, so a shutdown can hand unfinished ones back.

@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../context.js';
+import { logFailure } from '../db/unreachable.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
 import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
@@ -93,6 +94,6 @@ async function storeRead(deps: CoreDeps, doc: CreatorInfoDoc): Promise<void> {
   } catch (error) {
     // A newer (or same-moment) read is stored: the upsert's insert met its _id.
     if (!isDuplicateKeyError(error))
-      deps.logger.warn({ err: error, platformId: doc._id }, 'storing creator info failed');
+      logFailure(deps.logger, 'warn', error, { platformId: doc._id }, 'storing creator info failed');
   }
 }

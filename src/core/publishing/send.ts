@@ -19,6 +19,7 @@ import { failPost } from './post-outcome.js';
 import { enqueuePoll, pollingLeaseMs } from './poll-enqueue.js';
 import { publishingSettings } from './settings.js';
 import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from './tiktok-request.js';
+import { logFailure } from '../db/unreachable.js';
 
 /** What the init needs, gathered and checked before anything leaves for TikTok. */
 interface Prepared {
@@ -201,7 +202,7 @@ function keepAttemptAlive(
         await recordAttempt(deps, attempt, { leaseMs });
         await context?.touch();
       })().catch((error: unknown) =>
-        deps.logger.warn({ err: error, attempt: attempt._id }, 'attempt lease renewal failed'),
+        logFailure(deps.logger, 'warn', error, { attempt: attempt._id }, 'attempt lease renewal failed'),
       );
     },
     Math.max(50, Math.floor(leaseMs / 3)),

@@ -10,6 +10,7 @@ import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, requeuePost } from './post-outcome.js';
 import { enqueuePostPublish } from './schedule.js';
 import { publishingSettings } from './settings.js';
+import { logFailure } from '../db/unreachable.js';
 
 /** How often the worker sweeps (RECURRING_JOBS). */
 export const SWEEP_EVERY_MS = 30_000;
@@ -31,7 +32,7 @@ export async function performSweep(context: Pick<JobContext, 'deps'>): Promise<v
     try {
       await resolveStalled(deps, post);
     } catch (error) {
-      deps.logger.error({ err: error, postId: post._id }, 'sweep could not resolve a publishing post');
+      logFailure(deps.logger, 'error', error, { postId: post._id }, 'sweep could not resolve a publishing post');
     }
   }
 }

@@ -15,13 +15,15 @@ interface FerretOptions {
   binary: string;
   dataDir: string;
   logger: Logger;
+  /** The loopback port to listen on; 0 (the default) lets the kernel pick one. */
+  port?: number;
 }
 
 /**
- * Starts the FerretDB emulator on a free loopback port with its SQLite files in
- * `<dataDir>/ferretdb`, and resolves once it prints `ready <uri>`.
+ * Starts the FerretDB emulator on a free loopback port (or `port`, to start it again where it was)
+ * with its SQLite files in `<dataDir>/ferretdb`, and resolves once it prints `ready <uri>`.
  */
-export async function startFerret({ binary, dataDir, logger }: FerretOptions): Promise<StartedDatabase> {
+export async function startFerret({ binary, dataDir, logger, port = 0 }: FerretOptions): Promise<StartedDatabase> {
   const dir = path.join(dataDir, 'ferretdb');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const log = logger.child({ database: 'ferretdb' });
@@ -30,7 +32,7 @@ export async function startFerret({ binary, dataDir, logger }: FerretOptions): P
   // group) reaches only Postdeck, which stops it last, after the work that still needs it.
   // stdin stays an open pipe for the child's whole life: the emulator exits when it closes,
   // which the kernel does for us even if this process is SIGKILLed, so it never outlives us.
-  const child = spawn(binary, ['-listen', '127.0.0.1:0', '-data', dir], {
+  const child = spawn(binary, ['-listen', `127.0.0.1:${port}`, '-data', dir], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
