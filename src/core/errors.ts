@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { logFailure } from './db/unreachable.js';
+import { isDatabaseUnreachable, logFailure } from './db/unreachable.js';
 
 /**
  * Stable, machine-readable error codes. Clients branch on these, never on message text,
@@ -27,6 +27,7 @@ export const ErrorCodes = Object.freeze({
   rate_limited: 'rate_limited',
   provider_error: 'provider_error',
   shutting_down: 'shutting_down',
+  database_unavailable: 'database_unavailable',
   internal_error: 'internal_error',
 } as const);
 
@@ -61,10 +62,14 @@ export class AppError extends Error {
 /** What every surface tells a caller about a failure that is not theirs to fix; the cause stays in the log. */
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side; try again in a moment';
 
+/** Seconds a caller is asked to wait when the database is away (a restart or failover takes seconds). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
- * An error as callers may see it: an AppError as it is; anything else is logged once here, at
- * error level with its stack (`what` failed, with `fields`), and becomes internal_error, so no
- * internal text reaches a caller.
+ * An error as callers may see it: an AppError as it is; a failure because the database cannot be
+ * reached becomes database_unavailable (503, worth retrying; the outage is logged once by the database
+ * watch); anything else is logged once here, at error level with its stack (`what` failed, with
+ * `fields`), and becomes internal_error, so no internal text reaches a caller.
  */
 export function toAppError(
   error: unknown,
@@ -74,6 +79,14 @@ export function toAppError(
 ): AppError {
   if (error instanceof AppError) return error;
   logFailure(logger, 'error', error, fields, `${what} failed`);
+  if (isDatabaseUnreachable(error)) {
+    return new AppError(
+      'database_unavailable',
+      'Postdeck cannot reach its database right now; try again in a few seconds',
+      undefined,
+      DATABASE_RETRY_AFTER_SECONDS,
+    );
+  }
   return new AppError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 

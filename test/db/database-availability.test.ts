@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isDatabaseUnreachable, logFailure } from '../../src/core/db/unreachable.js';
+import { toAppError } from '../../src/core/errors.js';
 import { watchDatabaseAvailability } from '../../src/db/availability.js';
 import { ensureFerretBinary } from '../../src/db/embedded/build.js';
 import { startFerret } from '../../src/db/embedded/ferret.js';
@@ -111,5 +112,13 @@ describe('the database going away', { timeout: 180_000 }, () => {
     expect(JSON.stringify(lines[1]?.err)).toContain('TypeError: a bug\\n    at ');
     expect(lines[2]).toMatchObject({ level: 40, msg: 'task failed', reason: 'a bug' });
     expect(lines[2]?.err).toBeUndefined();
+
+    // What a caller is told: worth retrying in a few seconds, not a bug of ours.
+    lines.length = 0;
+    const told = toAppError(failure, logger, 'request');
+    expect(told).toMatchObject({ code: 'database_unavailable', retryAfterSeconds: 5 });
+    expect(told.message).toContain('cannot reach its database');
+    expect(toAppError(new TypeError('a bug'), logger, 'request').code).toBe('internal_error');
+    expect(lines.map((line) => line.level)).toEqual([20, 50]);
   });
 });

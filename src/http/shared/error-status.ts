@@ -24,6 +24,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   provider_error: 502,
   ai_quota_exhausted: 503,
   shutting_down: 503,
+  database_unavailable: 503,
 });
 
 /** The code for a bare HTTP error status (thrown by Koa itself), so every body carries a code. */
