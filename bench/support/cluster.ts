@@ -135,13 +135,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await Promise.all(processes.map((p) => stopProcess(p)));
       await core.close();
       await emulator.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!process.env.BENCH_KEEP_LOGS) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** A temp directory for a bench run, removed by the returned function. */
+/**
+ * A temp directory for a bench run, removed by the returned function unless BENCH_KEEP_LOGS is set
+ * (then it stays, with the processes' logs, for reading after a failed run).
+ */
 export function benchWorkDir(label: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), `postdeck-bench-${label}-`));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const keep = Boolean(process.env.BENCH_KEEP_LOGS);
+  return { dir, remove: () => (keep ? undefined : rmSync(dir, { recursive: true, force: true })) };
 }

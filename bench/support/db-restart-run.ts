@@ -3,6 +3,7 @@ import { benchWorkDir, startCluster, type Cluster } from './cluster.js';
 import {
   exitOf,
   printDetails,
+  printErrorAttempts,
   startGenerations,
   statesNow,
   waitForProcessing,
@@ -203,6 +204,7 @@ async function underOutage(
     print('worker heartbeat after the start', beatAfter === undefined ? 'none yet' : `${beatAfter - restartedAt} ms`);
     print('posts by state', report.postStates);
     for (const [text, n] of outcomes.errors) print(`  ERROR ×${n}`, text);
+    await printErrorAttempts(cluster, outcomes, print);
     print(
       'TikTok publishes per post',
       [...histogram]

@@ -5,7 +5,7 @@ import type { GenerationJobDoc } from '../../src/core/slides/generation/document
 import { submitGeneration } from '../../src/core/slides/generation/submit.js';
 import type { Cluster } from './cluster.js';
 import type { LogStretch } from './log-scan.js';
-import { formatStates, isSettled, readOutcomes } from './observe.js';
+import { formatStates, isSettled, readOutcomes, type PostOutcomes } from './observe.js';
 import { BENCH_SETTINGS, type CreatedPost, type Tenant } from './seed.js';
 
 /** Submits `count` topic generations (drafts) for the tenant's first account, as the API would. */
@@ -97,5 +97,22 @@ export function printDetails(
     if (stretch.firstStack) print('    first with a stack trace', stretch.firstStack);
     for (const [message, count] of stretch.messages.slice(0, 12)) print(`    ×${count}`, message);
     if (stretch.messages.length > 12) print('    …', `${stretch.messages.length - 12} more distinct messages`);
+  }
+}
+
+/** Each ERROR post's publish attempts, event by event: what the engine did before it gave up. */
+export async function printErrorAttempts(
+  cluster: Cluster,
+  outcomes: PostOutcomes,
+  print: (label: string, value: string | number) => void,
+): Promise<void> {
+  for (const post of outcomes.docs.filter((d) => d.state === 'ERROR')) {
+    const attempts = await cluster.db.publishAttempts.find({ postId: post._id }).sort({ n: 1 }).toArray();
+    print(`  ERROR post ${post._id}`, `${attempts.length} attempts`);
+    for (const attempt of attempts) {
+      for (const event of attempt.events) {
+        print(`    #${attempt.n} ${event.at.toISOString()}`, `${event.what}${event.detail ? `: ${event.detail}` : ''}`);
+      }
+    }
   }
 }

@@ -30,9 +30,9 @@ describe('the database going away for 15 s', { timeout: 900_000 }, () => {
     expect([...report.exits.values()], context).toEqual(['running', 'running']);
     expect(report.readyDownAfterMs, context).toBeDefined();
     expect(report.readyBackAfterMs, context).toBeDefined();
-    // Settled means PUBLISHED or ERROR with a reason (report.problems says when not); none twice at TikTok.
-    expect(report.maxPublishesPerPost, context).toBeLessThanOrEqual(1);
-    expect(report.postStates, context).toMatch(/PUBLISHED [1-6]/);
+    // Every post published, late but once: the outage is no reason to fail one (test/publishing/db-unreachable.test.ts).
+    expect(report.maxPublishesPerPost, context).toBe(1);
+    expect(report.postStates, context).toBe('PUBLISHED 6');
     expect(report.generationStates, context).toMatch(/^(DONE|FAILED) 1$/);
     expect(report.settleMs, context).toBeDefined();
     for (const stretch of report.logs.values()) {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 
 /**
@@ -40,4 +41,21 @@ export function logFailure(
   if (isDatabaseUnreachable(error)) logger.debug({ ...fields, reason }, message);
   else if (stack) logger[level]({ err: error, ...fields }, message);
   else logger[level]({ ...fields, reason }, message);
+}
+
+/**
+ * Runs `step` again, every `everyMs`, while it fails because the database is unreachable, for up to
+ * `forMs`: work that needs the database waits for it rather than counting the outage as its own
+ * failure. Any other failure, or one after `forMs`, is thrown. Only for steps safe to run twice.
+ */
+export async function retryWhileUnreachable<T>(step: () => Promise<T>, forMs: number, everyMs = 1_000): Promise<T> {
+  const until = Date.now() + forMs;
+  for (;;) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || Date.now() >= until) throw error;
+      await sleep(everyMs);
+    }
+  }
 }

@@ -63,6 +63,19 @@ export interface AttemptChange {
   /** Renews the lease to now + leaseMs. */
   leaseMs?: number;
   event?: AttemptEvent;
+  /**
+   * Writes only while the attempt's lease is live and (when given) its phase is one of these; else
+   * throws AttemptLost. A lease that lapsed is never revived: the sweeper may be settling it.
+   */
+  whileHeld?: { phases?: PublishAttemptPhase[] };
+}
+
+/** The attempt's lease lapsed (or its phase moved on) before a write that needed it: the sweeper owns it now. */
+export class AttemptLost extends Error {
+  constructor(id: string) {
+    super(`publish attempt ${id} lost its lease`);
+    this.name = 'AttemptLost';
+  }
 }
 
 // This process's pending writes per attempt: the holder's lease renewals run on a timer beside its other
@@ -100,12 +113,14 @@ async function writeAttempt(deps: CoreDeps, id: string, change: AttemptChange): 
   if (change.publishId) set.publishId = change.publishId;
   if (change.leaseMs !== undefined) set.leaseExpiresAt = new Date(now.getTime() + change.leaseMs);
   const event = change.event && { at: now, what: change.event.what, detail: change.event.detail ?? null };
+  const held = change.whileHeld;
+  const filter = held
+    ? { _id: id, leaseExpiresAt: { $gt: now }, ...(held.phases ? { phase: { $in: held.phases } } : {}) }
+    : { _id: id };
   // Empty operators are left out: not every server accepts `$set: {}`.
-  await deps.db.publishAttempts.updateOne(
-    { _id: id },
-    {
-      ...(Object.keys(set).length > 0 ? { $set: set } : {}),
-      ...(event ? { $push: { events: event } } : {}),
-    },
-  );
+  const result = await deps.db.publishAttempts.updateOne(filter, {
+    ...(Object.keys(set).length > 0 ? { $set: set } : {}),
+    ...(event ? { $push: { events: event } } : {}),
+  });
+  if (held && result.matchedCount === 0) throw new AttemptLost(id);
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps, Scope } from '../context.js';
 import type { MediaDoc } from '../media/documents.js';
 import type { PlatformDoc } from '../platforms/documents.js';
@@ -11,7 +12,7 @@ import { planChunks } from '../providers/tiktok/chunk-plan.js';
 import { initPhotoPost, initVideoPost } from '../providers/tiktok/publish.js';
 import { fetchPublishStatus } from '../providers/tiktok/status.js';
 import { uploadVideo } from '../providers/tiktok/upload.js';
-import { attemptWritesSettled, recordAttempt } from './attempts.js';
+import { AttemptLost, attemptWritesSettled, recordAttempt } from './attempts.js';
 import { NO_THREAD_REPLIES_TEXT } from './error-texts.js';
 import { describeError, judgeFailure, PublishRefusal, settleFailedAttempt } from './failure.js';
 import { photoUrlsForTikTok, videoSourceFor } from './media-sources.js';
@@ -19,7 +20,10 @@ import { failPost } from './post-outcome.js';
 import { enqueuePoll, pollingLeaseMs } from './poll-enqueue.js';
 import { publishingSettings } from './settings.js';
 import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from './tiktok-request.js';
-import { logFailure } from '../db/unreachable.js';
+import { isDatabaseUnreachable, logFailure, retryWhileUnreachable } from '../db/unreachable.js';
+
+/** How often a step that failed on the unreachable database is tried again (each try waits for a server too). */
+const DATABASE_RETRY_MS = 1_000;
 
 /** What the init needs, gathered and checked before anything leaves for TikTok. */
 interface Prepared {
@@ -41,41 +45,73 @@ export async function runAttempt(
   attempt: PublishAttemptDoc,
 ): Promise<void> {
   const keepAlive = keepAttemptAlive(deps, context, attempt);
+  // While the database is unreachable the attempt waits for it: an outage is neither a failure of the
+  // attempt (it would use one up) nor a reason to lose TikTok's answer.
+  const leaseMs = publishingSettings.attemptLeaseMs;
   try {
     let prepared: Prepared;
     let init: { publishId: string; upload?: () => Promise<void> };
     try {
-      prepared = await prepare(deps, post);
-      init = await sendInit(deps, post, attempt, prepared);
+      ({ prepared, init } = await untilInitAnswered(deps, post, attempt));
     } catch (error) {
-      await settleFailedAttempt(deps, post, attempt, judgeFailure(error, attempt.n + 1));
+      if (error instanceof AttemptLost) {
+        deps.logger.warn({ postId: post._id, attempt: attempt.n }, 'publish attempt lost its lease before the init');
+        return;
+      }
+      const verdict = judgeFailure(error, attempt.n + 1);
+      await retryWhileUnreachable(() => settleFailedAttempt(deps, post, attempt, verdict), leaseMs);
       return;
     }
     // From here TikTok has the publish: never sent again; its status decides the outcome. Without an upload
-    // the polling starts at once, so this write also carries the lease over the first poll's wait.
-    await recordAttempt(deps, attempt, {
-      phase: 'init_answered',
-      publishId: init.publishId,
-      event: { what: 'init_answered', detail: `publish_id ${init.publishId}` },
-      ...(init.upload ? {} : { leaseMs: pollingLeaseMs(0) }),
-    });
+    // the polling starts at once, so this write also carries the lease over the first poll's wait. Only this
+    // process knows the publish_id, so it waits for the database as long as the outcome may take.
+    await retryWhileUnreachable(
+      () =>
+        recordAttempt(deps, attempt, {
+          phase: 'init_answered',
+          publishId: init.publishId,
+          event: { what: 'init_answered', detail: `publish_id ${init.publishId}` },
+          ...(init.upload ? {} : { leaseMs: pollingLeaseMs(0) }),
+        }),
+      publishingSettings.terminalWithinMs,
+    );
     if (init.upload && !(await uploaded(deps, post, attempt, prepared, init.publishId, init.upload))) return;
     // The poll job writes the attempt from now on: no renewal of ours may land beside its writes.
     await keepAlive.stop();
-    await enqueuePoll(
-      deps,
-      {
-        postId: post._id,
-        attempt: attempt.n,
-        publishId: init.publishId,
-        kind: prepared.kind,
-        handle: prepared.platform.displayHandle,
-        startedAt: attempt.claimedAt,
-      },
-      { leaseWritten: !init.upload },
-    );
+    const step = {
+      postId: post._id,
+      attempt: attempt.n,
+      publishId: init.publishId,
+      kind: prepared.kind,
+      handle: prepared.platform.displayHandle,
+      startedAt: attempt.claimedAt,
+    };
+    await retryWhileUnreachable(() => enqueuePoll(deps, step, { leaseWritten: !init.upload }), leaseMs);
   } finally {
     await keepAlive.stop();
+  }
+}
+
+/**
+ * Prepares and sends the init. A step before the init leaves that fails on the unreachable database runs
+ * again once it answers (within the lease: `init_sent` is written only while the lease is live, so a
+ * lapsed claim the sweeper may be settling never sends). Once the init left, nothing here runs twice.
+ */
+async function untilInitAnswered(
+  deps: CoreDeps,
+  post: PostDoc,
+  attempt: PublishAttemptDoc,
+): Promise<{ prepared: Prepared; init: { publishId: string; upload?: () => Promise<void> } }> {
+  const until = Date.now() + publishingSettings.attemptLeaseMs;
+  for (;;) {
+    const progress = { initLeft: false };
+    try {
+      const prepared = await prepare(deps, post);
+      return { prepared, init: await sendInit(deps, post, attempt, prepared, progress) };
+    } catch (error) {
+      if (progress.initLeft || !isDatabaseUnreachable(error) || Date.now() >= until) throw error;
+      await sleep(DATABASE_RETRY_MS);
+    }
   }
 }
 
@@ -118,9 +154,18 @@ async function sendInit(
   post: PostDoc,
   attempt: PublishAttemptDoc,
   prepared: Prepared,
+  progress: { initLeft: boolean },
 ): Promise<{ publishId: string; upload?: () => Promise<void> }> {
-  const markSent = (detail: string) =>
-    recordAttempt(deps, attempt, { phase: 'init_sent', event: { what: 'init_sent', detail } });
+  const markSent = async (detail: string) => {
+    // A write whose answer was lost may have landed: init_sent is accepted again from this holder.
+    await recordAttempt(deps, attempt, {
+      phase: 'init_sent',
+      event: { what: 'init_sent', detail },
+      leaseMs: publishingSettings.attemptLeaseMs,
+      whileHeld: { phases: ['claimed', 'init_sent'] },
+    });
+    progress.initLeft = true;
+  };
   try {
     if (prepared.kind === 'photo') {
       const request = photoPostOf(post.content, post.settings, await photoUrlsForTikTok(deps, prepared.media));
@@ -148,7 +193,13 @@ async function sendInit(
       upload: () => uploadVideo(uploadUrl, { plan: sent, mimeType, open: (start, end) => source.open(start, end) }),
     };
   } catch (error) {
-    await recordAttempt(deps, attempt, { event: { what: 'failed', detail: describeError(error) } });
+    // The failure itself is what counts: a record that cannot be written (the database away) must not replace it.
+    if (!(error instanceof AttemptLost)) {
+      await recordAttempt(deps, attempt, { event: { what: 'failed', detail: describeError(error) } }).catch(
+        (recordError: unknown) =>
+          logFailure(deps.logger, 'warn', recordError, { attempt: attempt._id }, 'recording a failed init failed'),
+      );
+    }
     throw error;
   }
 }
@@ -166,12 +217,14 @@ async function uploaded(
   publishId: string,
   upload: () => Promise<void>,
 ): Promise<boolean> {
+  const leaseMs = publishingSettings.attemptLeaseMs;
   try {
     await upload();
-    await recordAttempt(deps, attempt, { event: { what: 'upload_complete', detail: null } });
-    return true;
   } catch (error) {
-    await recordAttempt(deps, attempt, { event: { what: 'upload_failed', detail: describeError(error) } });
+    await retryWhileUnreachable(
+      () => recordAttempt(deps, attempt, { event: { what: 'upload_failed', detail: describeError(error) } }),
+      leaseMs,
+    );
     const status = await withTikTokToken(deps, prepared.platform, (token) =>
       fetchPublishStatus(deps.tiktok, token, publishId),
     ).catch(() => null);
@@ -187,6 +240,11 @@ async function uploaded(
     }
     return true;
   }
+  await retryWhileUnreachable(
+    () => recordAttempt(deps, attempt, { event: { what: 'upload_complete', detail: null } }),
+    leaseMs,
+  );
+  return true;
 }
 
 /** Renews the attempt's lease (and the job's lock) while the holder works, so the sweeper leaves it alone. */
@@ -199,7 +257,8 @@ function keepAttemptAlive(
   const timer = setInterval(
     () => {
       void (async () => {
-        await recordAttempt(deps, attempt, { leaseMs });
+        // Never revives a lapsed lease: the sweeper may be settling the attempt by then.
+        await recordAttempt(deps, attempt, { leaseMs, whileHeld: {} });
         await context?.touch();
       })().catch((error: unknown) =>
         logFailure(deps.logger, 'warn', error, { attempt: attempt._id }, 'attempt lease renewal failed'),
