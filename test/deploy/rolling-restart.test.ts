@@ -8,7 +8,7 @@ import { openCore, type Core } from '../../src/app/main.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { buildTenant } from '../support/factories.js';
-import { startNginx, type RunningProxy } from '../support/nginx.js';
+import { startNginx, type RunningProxy } from '../../bench/support/nginx.js';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 
 // Two `serve --role api` processes on one database behind nginx, restarted one after the other as
@@ -88,10 +88,7 @@ describe('a rolling restart behind nginx', { timeout: 600_000 }, () => {
   it('fails no request while each API process is stopped and started again in turn', async () => {
     const ports = [await freePort(), await freePort()];
     await Promise.all(ports.map((port, i) => startApi(`rolling-api-${i + 1}`, port)));
-    proxy = await startNginx(
-      'rolling-nginx',
-      ports.map((port) => `127.0.0.1:${port}`),
-    );
+    proxy = await startNginx(ports.map((port) => `127.0.0.1:${port}`));
 
     // Steady reads through the proxy: each outcome with the upstream that answered it.
     const outcomes: { status: number | string; upstream: string | null }[] = [];
