@@ -1,0 +1,89 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** One HTTP exchange through the proxy, as the client saw it. */
+export interface Exchange {
+  route: string;
+  /** The HTTP status, or 0 when no answer came (the connection failed). */
+  status: number;
+  ms: number;
+  /** When it ended (Date.now()). */
+  at: number;
+  /** A 5xx that is not Postdeck's (its error bodies are JSON): nginx answered it for a missing upstream. */
+  fromProxy: boolean;
+  /** A repeat of a request that got a proxy 5xx or no answer. */
+  retry: boolean;
+}
+
+/** A time a process was gone: from its signal until its replacement answered /readyz. */
+export interface Outage {
+  process: string;
+  signal: NodeJS.Signals;
+  from: number;
+  to: number;
+}
+
+/** How many times a request is sent at most: a proxy 5xx or a failed connection is retried. */
+const ATTEMPTS = 4;
+
+/**
+ * Every exchange of one phase. `fetch` sends a request through the proxy and records it, repeating it
+ * (after a short pause) when nginx answered 5xx for a missing upstream or the connection failed, as a
+ * client behind a load balancer does; the repeats are counted.
+ */
+export class Traffic {
+  readonly exchanges: Exchange[] = [];
+  readonly outages: Outage[] = [];
+
+  async fetch(route: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      const retry = attempt > 1;
+      let response: Response;
+      try {
+        response = await fetch(url, init);
+      } catch (error) {
+        this.exchanges.push({
+          route,
+          status: 0,
+          ms: performance.now() - started,
+          at: Date.now(),
+          fromProxy: false,
+          retry,
+        });
+        if (attempt >= ATTEMPTS) throw error;
+        await sleep(200);
+        continue;
+      }
+      const fromProxy = response.status >= 500 && !(response.headers.get('content-type') ?? '').includes('json');
+      if (fromProxy && attempt < ATTEMPTS) {
+        await response.body?.cancel();
+        this.exchanges.push({
+          route,
+          status: response.status,
+          ms: performance.now() - started,
+          at: Date.now(),
+          fromProxy,
+          retry,
+        });
+        await sleep(200);
+        continue;
+      }
+      // The body is part of the answer's time.
+      const body = await response.arrayBuffer();
+      this.exchanges.push({
+        route,
+        status: response.status,
+        ms: performance.now() - started,
+        at: Date.now(),
+        fromProxy,
+        retry,
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    }
+  }
+
+  /** Whether `at` falls while a process was gone, or within `slackMs` after (nginx keeps a failed server out 2 s). */
+  duringOutage(at: number, slackMs = 5_000): boolean {
+    return this.outages.some((outage) => at >= outage.from && at <= outage.to + slackMs);
+  }
+}
