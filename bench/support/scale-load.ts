@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import sharp from 'sharp';
 import { BENCH_SETTINGS, type CreatedPost, type Tenant } from './seed.js';
+import type { ChatRig } from './scale-chat.js';
 import type { Traffic } from './scale-traffic.js';
 
 /** The size of the mixed load of one phase. */
@@ -18,21 +19,27 @@ export interface LoadShape {
   leadMs: [number, number];
   /** One generation job every this long. */
   generationEveryMs: number;
+  /** Approve is pressed on every this-many-th draft's card, in Slack and Discord in turn. */
+  approveEvery: number;
 }
 
 /** What the load created that the report checks afterwards. */
 export interface LoadOutcome {
   scheduled: CreatedPost[];
+  /** Drafts approved from their card: they publish at once. */
+  approved: CreatedPost[];
   drafts: string[];
   generationJobs: string[];
 }
 
 /**
  * Drives the mixed load through `proxyUrl` for `shape.seconds`: REST reads and drafts, MCP tool calls
- * (the SDK's client over HTTP), uploads, scheduled posts falling due, generation jobs now and then.
+ * (the SDK's client over HTTP), uploads, scheduled posts falling due, generation jobs now and then, and
+ * Approve pressed on some drafts' cards in Slack and Discord.
  */
-export async function driveLoad(proxyUrl: string, tenant: Tenant, shape: LoadShape, traffic: Traffic) {
-  const outcome: LoadOutcome = { scheduled: [], drafts: [], generationJobs: [] };
+export async function driveLoad(proxyUrl: string, tenant: Tenant, shape: LoadShape, traffic: Traffic, chat: ChatRig) {
+  const outcome: LoadOutcome = { scheduled: [], approved: [], drafts: [], generationJobs: [] };
+  const approvals: Promise<void>[] = [];
   const until = Date.now() + shape.seconds * 1000;
   const auth = { authorization: `Bearer ${tenant.apiKey}` };
   const json = { ...auth, 'content-type': 'application/json' };
@@ -61,12 +68,23 @@ export async function driveLoad(proxyUrl: string, tenant: Tenant, shape: LoadSha
     [
       2,
       async () => {
+        const platform = nextPlatform();
+        const tag = `bench-${randomUUID()}`;
         const id = await createPost('POST /public/v1/posts (draft)', {
-          platformIds: [nextPlatform().platformId],
-          content: `Scale draft ${randomUUID()}`,
+          platformIds: [platform.platformId],
+          content: `Scale draft ${tag}`,
           mode: 'draft',
         });
-        if (id) outcome.drafts.push(id);
+        if (!id) return;
+        outcome.drafts.push(id);
+        const nth = outcome.drafts.length;
+        if (nth % shape.approveEvery !== 0) return;
+        const where = (nth / shape.approveEvery) % 2 === 0 ? 'slack' : 'discord';
+        approvals.push(
+          chat.approve(proxyUrl, traffic, id, where).then((sent) => {
+            if (sent) outcome.approved.push({ ...platform, scheduledFor: new Date(), tag, postId: id });
+          }),
+        );
       },
     ],
     [
@@ -142,6 +160,7 @@ export async function driveLoad(proxyUrl: string, tenant: Tenant, shape: LoadSha
     }
   };
   await Promise.all([...Array.from({ length: shape.clients }, client), scheduler(), generator()]);
+  await Promise.all(approvals);
   await mcp.close();
   return outcome;
 }

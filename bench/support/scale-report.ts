@@ -6,6 +6,7 @@ import type { DomainEvent } from '../../src/core/events/documents.js';
 import { readAttempts } from './attempts.js';
 import type { Cluster } from './cluster.js';
 import { readEmulator, waitUntilSettled } from './observe.js';
+import type { ChatRig } from './scale-chat.js';
 import type { LoadOutcome } from './scale-load.js';
 import type { Exchange, Traffic } from './scale-traffic.js';
 import type { Tenant } from './seed.js';
@@ -83,29 +84,48 @@ export interface Settings {
   received: () => Received[];
   /** Whether two worker processes ran side by side (phase two). */
   twoWorkers: boolean;
+  chat: ChatRig;
 }
 
 /**
- * Waits for the work the load left to settle and checks the outcome: posts published exactly once,
+ * Waits for the work the load left to settle and checks the outcome: posts published exactly once, one
+ * card per draft in each chat channel,
  * every webhook event delivered (verified) at least once, no job stuck, both workers working. Prints
  * each figure; returns the failed checks.
  */
 export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: LoadOutcome, settings: Settings) {
   const problems: string[] = [];
-  const { outcomes, settled } = await waitUntilSettled(cluster, outcome.scheduled, {
+  const toPublish = [...outcome.scheduled, ...outcome.approved];
+  const { outcomes, settled } = await waitUntilSettled(cluster, toPublish, {
     quietUntil: new Date(),
     timeoutMs: settings.settleTimeoutMs,
   });
   if (!settled) problems.push('scheduled posts still QUEUE/PUBLISHING');
-  const emulator = await readEmulator(cluster, outcome.scheduled);
+  const emulator = await readEmulator(cluster, toPublish);
   const published = outcomes.docs.filter((d) => d.state === 'PUBLISHED');
-  const notOnce = published.filter((d) => emulator.publishesPerPost.get(d._id)?.length !== 1).length;
-  line('scheduled posts', `${outcome.scheduled.length}, ${published.length} PUBLISHED`);
+  const twice = published.filter((d) => emulator.publishesPerPost.get(d._id)?.length !== 1).length;
+  line(
+    'posts to publish: scheduled + approved in chat',
+    `${outcome.scheduled.length} + ${outcome.approved.length}, ${published.length} PUBLISHED`,
+  );
   for (const [text, n] of outcomes.errors) line(`  ERROR ×${n}`, text);
-  line('published posts not at TikTok exactly once', notOnce);
+  for (const doc of outcomes.docs.filter((d) => d.state === 'DRAFT'))
+    line(`  approved, still DRAFT ${doc._id}`, settings.chat.notesOn(doc._id).slice(0, 600));
+  line('published posts not at TikTok exactly once', twice);
   line('posts at TikTok twice', emulator.duplicates);
-  if (published.length < outcome.scheduled.length) problems.push('scheduled posts not all PUBLISHED');
-  if (notOnce > 0 || emulator.duplicates > 0 || emulator.strays.length > 0)
+  if (published.length < toPublish.length) problems.push('posts to publish not all PUBLISHED');
+
+  const cards = await waitFor(settings.settleTimeoutMs, () => {
+    const counts = outcome.drafts.map((id) => settings.chat.cardsOf(id));
+    return Promise.resolve({ done: counts.every((c) => c.slack > 0 && c.discord > 0), counts });
+  });
+  const notOnce = (key: 'slack' | 'discord') => cards.counts.filter((c) => c[key] !== 1).length;
+  line(
+    'drafts / cards not exactly once in Slack / Discord',
+    `${outcome.drafts.length} / ${notOnce('slack')} / ${notOnce('discord')}`,
+  );
+  if (notOnce('slack') + notOnce('discord') > 0) problems.push('a draft without exactly one card per channel');
+  if (twice > 0 || emulator.duplicates > 0 || emulator.strays.length > 0)
     problems.push('a post not published exactly once');
 
   const jobs = await waitFor(settings.settleTimeoutMs, async () => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCluster, type BenchDatabase, type Cluster } from './cluster.js';
+import { startChat } from './scale-chat.js';
 import { startNginx, type RunningProxy } from './nginx.js';
 import { startOpenAiChild } from './openai-child.js';
 import { workerRunning } from './posts-phase.js';
@@ -44,6 +45,7 @@ export async function runScale(config: ScaleConfig): Promise<string[]> {
 
 async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2) {
   const proxyPort = await freePort();
+  const chat = await startChat();
   const cluster = await startCluster({
     database: config.database,
     workDir: config.workDir,
@@ -55,6 +57,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
       WEBHOOKS_ALLOW_PRIVATE: 'true',
       OPENAI_BASE_URL: `${openaiBaseUrl}`,
       OPENAI_API_KEY: 'bench-openai-key',
+      ...chat.env,
     },
   });
   const receiver = await startReceiver();
@@ -76,13 +79,14 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     const workers = size === 2 ? ['worker-a', 'worker-b'] : ['worker-a'];
     for (const name of workers) cluster.startWorker(name);
     await workerRunning(cluster);
+    await chat.link(proxy.url, cluster, tenant);
 
     const traffic = new Traffic();
     const api = cluster.apis[0]!;
     const cpuBefore = cpuSeconds(api.pid);
     const loadStarted = Date.now();
     const [outcome] = await Promise.all([
-      driveLoad(proxy.url, tenant, config.load, traffic),
+      driveLoad(proxy.url, tenant, config.load, traffic, chat),
       size === 2 ? restarts(cluster, ports, config.load.seconds, traffic) : Promise.resolve(),
     ]);
     const loadSeconds = (Date.now() - loadStarted) / 1000;
@@ -102,14 +106,16 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
         webhookPath: '/scale',
         received: () => receiver.received,
         twoWorkers: size === 2,
+        chat,
       })),
     );
-    await printThroughput(cluster, traffic, loadSeconds, apiCpu, outcome.scheduled.length);
+    await printThroughput(cluster, traffic, loadSeconds, apiCpu, outcome.scheduled.length + outcome.approved.length);
     return { figures, problems };
   } finally {
     await proxy?.stop();
     await receiver.close();
     await cluster.stop();
+    await chat.stop();
   }
 }
 

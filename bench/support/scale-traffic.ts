@@ -82,6 +82,26 @@ export class Traffic {
     }
   }
 
+  /**
+   * Sends something whose answer only gives a status (a chat emulator's signed delivery), recorded under
+   * `route` and repeated like `fetch` on a 502/504 (nginx's codes for a missing upstream; Postdeck
+   * answers 500 or 503) or a failed connection, as a person clicks again. True when it got a 2xx.
+   */
+  async timed(route: string, send: () => Promise<number>): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      const status = await send().catch(() => 0);
+      const fromProxy = status === 502 || status === 504;
+      const entry = { route, status, ms: performance.now() - started, at: Date.now(), fromProxy, retry: attempt > 1 };
+      this.exchanges.push(entry);
+      if ((status === 0 || fromProxy) && attempt < ATTEMPTS) {
+        await sleep(200);
+        continue;
+      }
+      return status >= 200 && status < 300;
+    }
+  }
+
   /** Whether `at` falls while a process was gone, or within `slackMs` after (nginx keeps a failed server out 2 s). */
   duringOutage(at: number, slackMs = 5_000): boolean {
     return this.outages.some((outage) => at >= outage.from && at <= outage.to + slackMs);

@@ -13,7 +13,7 @@ describe('scale-out behind nginx', () => {
       const problems = await runScale({
         database: { uri: inject('mongoUri'), kind: 'test database', stop: () => Promise.resolve() },
         workDir: work.dir,
-        accounts: 6,
+        accounts: 12,
         settleTimeoutMs: 5 * 60_000,
         load: {
           seconds: 40,
@@ -22,6 +22,7 @@ describe('scale-out behind nginx', () => {
           scheduleEveryMs: 2_500,
           leadMs: [15_000, 30_000],
           generationEveryMs: 15_000,
+          approveEvery: 10,
         },
       });
       expect(problems).toEqual([]);
