@@ -120,23 +120,26 @@ export async function startChat() {
           ],
         };
         notes.set(postId, () => JSON.stringify(slack.state.responses.get(response.id) ?? []));
-        return traffic.timed(
-          'Slack approve (POST /slack/events)',
-          async () => (await sender.interaction(payload)).status,
+        const slackEdits = () => slackCards(postId)[0]?.edits.length ?? 0;
+        return clickUntilChanged(traffic, slackEdits, () =>
+          traffic.timed('Slack approve (POST /slack/events)', async () => (await sender.interaction(payload)).status),
         );
       }
       const card = await until(() => discordCards(postId)[0], 120_000).catch(() => undefined);
       if (!card) return false;
       await sleep(HUMAN_DELAY_MS);
       const sender = discord.sender(`${proxyUrl}/discord/interactions`);
-      return traffic.timed('Discord approve (POST /discord/interactions)', async () => {
-        const sent = await sender.click(member, card, `postdeck:approve:${postId}`);
-        const id = sent.interaction.id;
-        notes.set(postId, () =>
-          JSON.stringify([sent.body, ...discord.state.channel(channelId).filter((m) => m.interactionId === id)]),
-        );
-        return sent.status;
-      });
+      const discordEdits = () => discordCards(postId)[0]?.edits.length ?? 0;
+      return clickUntilChanged(traffic, discordEdits, () =>
+        traffic.timed('Discord approve (POST /discord/interactions)', async () => {
+          const sent = await sender.click(member, card, `postdeck:approve:${postId}`);
+          const id = sent.interaction.id;
+          notes.set(postId, () =>
+            JSON.stringify([sent.body, ...discord.state.channel(channelId).filter((m) => m.interactionId === id)]),
+          );
+          return sent.status;
+        }),
+      );
     },
     /** What the chat showed after Approve on `postId` (the answers to the click), for a report of one that did not take. */
     notesOn(postId: string): string {
@@ -167,6 +170,25 @@ export async function startChat() {
 }
 
 export type ChatRig = Awaited<ReturnType<typeof startChat>>;
+
+/**
+ * Clicks, then waits for the card to change (an edit). A click answered by an API process about to die
+ * can be acknowledged and then lost (the work follows the answer), so when the card has not changed
+ * within a minute and a process was gone meanwhile, the person clicks again (counted).
+ */
+async function clickUntilChanged(traffic: Traffic, edits: () => number, click: () => Promise<boolean>) {
+  for (let round = 1; ; round++) {
+    const before = edits();
+    const clickedAt = Date.now();
+    if (!(await click())) return false;
+    const changed = await until(() => edits() > before, 60_000).then(
+      () => true,
+      () => false,
+    );
+    if (changed || round >= 3 || !traffic.duringOutage(clickedAt, 60_000)) return true;
+    traffic.reclicks++;
+  }
+}
 
 /** Waits until `read` gives something truthy (every 100 ms, up to `timeoutMs`). */
 async function until<T>(read: () => T | undefined | false, timeoutMs = 90_000): Promise<T> {

@@ -50,10 +50,11 @@ export async function driveLoad(proxyUrl: string, tenant: Tenant, shape: LoadSha
   let account = 0;
   const nextPlatform = () => tenant.platforms[account++ % tenant.platforms.length]!;
 
+  // A key per request: a repeat after a proxy 5xx (the first may have been done) does nothing twice.
   const createPost = async (route: string, body: Record<string, unknown>) => {
     const answer = await traffic.fetch(route, `${proxyUrl}/public/v1/posts`, {
       method: 'POST',
-      headers: json,
+      headers: { ...json, 'idempotency-key': randomUUID() },
       body: JSON.stringify({ mediaIds: [tenant.mediaId], settings: BENCH_SETTINGS, ...body }),
     });
     if (answer.status !== 201) return undefined;
@@ -142,7 +143,7 @@ export async function driveLoad(proxyUrl: string, tenant: Tenant, shape: LoadSha
       const answer = await traffic
         .fetch('POST /public/v1/slides/generate', `${proxyUrl}/public/v1/slides/generate`, {
           method: 'POST',
-          headers: json,
+          headers: { ...json, 'idempotency-key': randomUUID() },
           body: JSON.stringify({
             platformIds: [nextPlatform().platformId],
             topic: `quiet mornings ${randomUUID().slice(0, 6)}`,

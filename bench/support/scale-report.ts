@@ -41,14 +41,16 @@ export function printRequests(traffic: Traffic): {
       const key =
         e.status === 0
           ? 'no answer'
-          : e.fromProxy
-            ? `${e.status} ${traffic.duringOutage(e.at) ? 'proxy (process gone)' : 'PROXY OUTSIDE AN OUTAGE'}`
-            : String(e.status);
+          : e.heldKey
+            ? `${e.status} key held by a gone process`
+            : e.fromProxy
+              ? `${e.status} ${traffic.duringOutage(e.at) ? 'proxy (process gone)' : 'PROXY OUTSIDE AN OUTAGE'}`
+              : String(e.status);
       byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
       if ((e.status >= 500 && !e.fromProxy) || (e.fromProxy && !traffic.duringOutage(e.at))) bad5xx++;
-      if (e.status >= 400 && e.status < 500) invalid++;
+      if (e.status >= 400 && e.status < 500 && !e.heldKey) invalid++;
     }
-    const answered = list.filter((e) => e.status > 0 && !e.fromProxy).map((e) => e.ms);
+    const answered = list.filter((e) => e.status > 0 && !e.fromProxy && !e.heldKey).map((e) => e.ms);
     const retries = list.filter((e) => e.retry).length;
     const statuses = [...byStatus].map(([status, n]) => `${status}: ${n}`).join(', ');
     line(`  ${route}`, `${list.length} (${statuses}; ${retries} retries)`);
@@ -157,6 +159,13 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
   );
   line('webhook requests received / distinct', `${all.length} / ${new Set(all.map((r) => r.id)).size}`);
   line('webhook events lost / bad signatures', `${webhooks.missing.length} / ${unverified}`);
+  for (const id of webhooks.missing.slice(0, 5)) {
+    const delivery = await cluster.db.webhookDeliveries.findOne({ _id: id });
+    const state = delivery
+      ? `delivery ${delivery.state}, ${delivery.attempts} attempts, next ${delivery.nextAttemptAt?.toISOString() ?? 'none'}`
+      : 'no delivery stored';
+    line(`  lost ${webhooks.expected.get(id)} ${id}`, `${state}; subject ${delivery?.subjectId ?? '?'}`);
+  }
   if (webhooks.missing.length > 0) problems.push(`${webhooks.missing.length} webhook events never arrived`);
   if (unverified > 0) problems.push(`${unverified} webhook requests failed verification`);
 

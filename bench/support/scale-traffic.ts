@@ -12,6 +12,11 @@ export interface Exchange {
   fromProxy: boolean;
   /** A repeat of a request that got a proxy 5xx or no answer. */
   retry: boolean;
+  /**
+   * A repeat answered 409: its Idempotency-Key is still held by the attempt of a process that died
+   * (released when that attempt's claim lapses, 60 s), so it is sent again a little later.
+   */
+  heldKey: boolean;
 }
 
 /** A time a process was gone: from its signal until its replacement answered /readyz. */
@@ -24,6 +29,8 @@ export interface Outage {
 
 /** How many times a request is sent at most: a proxy 5xx or a failed connection is retried. */
 const ATTEMPTS = 4;
+/** How long a keyed request is repeated while its key is held by a dead process's attempt. */
+const HELD_KEY_PATIENCE_MS = 150_000;
 
 /**
  * Every exchange of one phase. `fetch` sends a request through the proxy and records it, repeating it
@@ -33,51 +40,44 @@ const ATTEMPTS = 4;
 export class Traffic {
   readonly exchanges: Exchange[] = [];
   readonly outages: Outage[] = [];
+  /** Approve clicks repeated because the card did not change after a click while a process was gone. */
+  reclicks = 0;
 
   async fetch(route: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
+    const first = Date.now();
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const retry = attempt > 1;
+      const record = (status: number, fromProxy: boolean, heldKey: boolean) =>
+        this.exchanges.push({
+          route,
+          status,
+          ms: performance.now() - started,
+          at: Date.now(),
+          fromProxy,
+          retry,
+          heldKey,
+        });
       let response: Response;
       try {
         response = await fetch(url, init);
       } catch (error) {
-        this.exchanges.push({
-          route,
-          status: 0,
-          ms: performance.now() - started,
-          at: Date.now(),
-          fromProxy: false,
-          retry,
-        });
+        record(0, false, false);
         if (attempt >= ATTEMPTS) throw error;
         await sleep(200);
         continue;
       }
       const fromProxy = response.status >= 500 && !(response.headers.get('content-type') ?? '').includes('json');
-      if (fromProxy && attempt < ATTEMPTS) {
+      const heldKey = retry && response.status === 409 && Date.now() - first < HELD_KEY_PATIENCE_MS;
+      if ((fromProxy && attempt < ATTEMPTS) || heldKey) {
         await response.body?.cancel();
-        this.exchanges.push({
-          route,
-          status: response.status,
-          ms: performance.now() - started,
-          at: Date.now(),
-          fromProxy,
-          retry,
-        });
-        await sleep(200);
+        record(response.status, fromProxy, heldKey);
+        await sleep(heldKey ? 5_000 : 200);
         continue;
       }
       // The body is part of the answer's time.
       const body = await response.arrayBuffer();
-      this.exchanges.push({
-        route,
-        status: response.status,
-        ms: performance.now() - started,
-        at: Date.now(),
-        fromProxy,
-        retry,
-      });
+      record(response.status, fromProxy, false);
       return new Response(body, { status: response.status, headers: response.headers });
     }
   }
@@ -92,7 +92,8 @@ export class Traffic {
       const started = performance.now();
       const status = await send().catch(() => 0);
       const fromProxy = status === 502 || status === 504;
-      const entry = { route, status, ms: performance.now() - started, at: Date.now(), fromProxy, retry: attempt > 1 };
+      const ms = performance.now() - started;
+      const entry = { route, status, ms, at: Date.now(), fromProxy, retry: attempt > 1, heldKey: false };
       this.exchanges.push(entry);
       if ((status === 0 || fromProxy) && attempt < ATTEMPTS) {
         await sleep(200);
