@@ -40,6 +40,11 @@ export interface ClusterOptions {
   pollIntervalMs: number;
   /** Extra environment for every Postdeck process. */
   env?: Record<string, string>;
+  /**
+   * The URL the outside world reaches the API at (PUBLIC_URL: OAuth redirects, the `/m/` URLs the
+   * emulator pulls photos from), e.g. a proxy in front of several API processes; the API's own URL by default.
+   */
+  publicUrl?: string;
 }
 
 /**
@@ -58,6 +63,10 @@ export interface Cluster {
   /** The API process. */
   readonly api: PostdeckProcess;
   readonly workers: PostdeckProcess[];
+  /** The API processes started so far (the first is `api`, at apiUrl), restarts included. */
+  readonly apis: PostdeckProcess[];
+  /** Starts another API process `name` on `port` (a restart reuses the name and appends to its log). */
+  startApi(name: string, port: number): PostdeckProcess;
   /** Starts worker process `name` (a restart reuses the name and appends to its log). */
   startWorker(name: string): PostdeckProcess;
   /** Stops everything this cluster started (not the database server). */
@@ -71,13 +80,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   mkdirSync(logDir, { recursive: true });
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const publicUrl = options.publicUrl ?? apiUrl;
   // No data file: the emulator is never restarted here, and saving its whole state as JSON on every
   // request (what the file does) would load this process and distort the timings it reports.
   const emulator = await startTikTokEmulator({
     port: 0,
     host: '127.0.0.1',
-    redirectUris: [`${apiUrl}${TIKTOK_CALLBACK_PATH}`],
-    verifiedUrlPrefixes: [`${apiUrl}/m/`],
+    redirectUris: [`${publicUrl}${TIKTOK_CALLBACK_PATH}`],
+    verifiedUrlPrefixes: [`${publicUrl}/m/`],
     allowHttpPullUrls: true,
     dailyPostCap: 1000,
     mediaDir: path.join(dataDir, 'emulator-media'),
@@ -89,8 +99,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     DATA_DIR: path.join(dataDir, 'data'),
     HOST: '127.0.0.1',
     PORT: String(apiPort),
-    PUBLIC_URL: apiUrl,
-    PUBLIC_BASE_URL: apiUrl,
+    PUBLIC_URL: publicUrl,
+    PUBLIC_BASE_URL: publicUrl,
     LOG_LEVEL: 'warn',
     TIKTOK_CLIENT_KEY: 'emulator-client-key',
     TIKTOK_CLIENT_SECRET: 'emulator-client-secret',
@@ -108,6 +118,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const workers: PostdeckProcess[] = [];
   const api = spawnPostdeck('api', 'api', env, logDir);
   processes.push(api);
+  const apis = [api];
   try {
     await waitForOk(`${apiUrl}/healthz`);
   } catch (error) {
@@ -125,6 +136,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     logDir,
     api,
     workers,
+    apis,
+    startApi(name, port) {
+      const started = spawnPostdeck(name, 'api', { ...env, PORT: String(port) }, logDir);
+      processes.push(started);
+      apis.push(started);
+      return started;
+    },
     startWorker(name) {
       const worker = spawnPostdeck(name, 'worker', env, logDir);
       processes.push(worker);

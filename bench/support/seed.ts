@@ -14,6 +14,8 @@ import { mapLimit } from './util.js';
 export interface Tenant {
   scope: Scope;
   apiKey: string;
+  /** The workspace owner's user id (who approves a chat login). */
+  ownerUserId: string;
   platforms: { platformId: string; openId: string }[];
   mediaId: string;
 }
@@ -41,7 +43,7 @@ export async function seedTenant(cluster: Cluster, accounts: number): Promise<Te
     return { platformId: result.platform._id, openId: account.openId };
   });
   const mediaId = await uploadPhoto(cluster.apiUrl, boot.apiKey);
-  return { scope, apiKey: boot.apiKey, platforms, mediaId };
+  return { scope, apiKey: boot.apiKey, ownerUserId: boot.userId, platforms, mediaId };
 }
 
 /** Uploads a 720×1280 JPEG (fits TikTok as it is) through POST /public/v1/media; returns its id. */

@@ -6,7 +6,7 @@ import { openBrowser, SCREENSHOTS, signInContext } from '../support/chat-cards.j
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
-import { startReceiver, waitUntil } from '../webhooks/receiver.js';
+import { startReceiver, waitUntil } from '../../bench/support/webhook-receiver.js';
 
 // The /webhooks page in Chromium: add an endpoint (its secret shown once), see a refused address,
 // watch its last deliveries (one delivered, one failing), delete it. Private endpoints are allowed here,

@@ -8,7 +8,7 @@ import { openCore, type Core } from '../../src/app/main.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { buildTenant } from '../support/factories.js';
-import { startNginx, type RunningProxy } from '../support/nginx.js';
+import { startNginx, type RunningProxy } from '../../bench/support/nginx.js';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 
 // Two `serve --role api` processes on one database behind nginx, restarted one after the other as
@@ -84,14 +84,14 @@ describe('a draining API process', { timeout: 300_000 }, () => {
   });
 });
 
+// The production default (the spawn helper sets 0 so other tests stop at once): the grace is what this tests.
+const GRACE = { SHUTDOWN_READY_GRACE_MS: '5000' };
+
 describe('a rolling restart behind nginx', { timeout: 600_000 }, () => {
   it('fails no request while each API process is stopped and started again in turn', async () => {
     const ports = [await freePort(), await freePort()];
-    await Promise.all(ports.map((port, i) => startApi(`rolling-api-${i + 1}`, port)));
-    proxy = await startNginx(
-      'rolling-nginx',
-      ports.map((port) => `127.0.0.1:${port}`),
-    );
+    await Promise.all(ports.map((port, i) => startApi(`rolling-api-${i + 1}`, port, GRACE)));
+    proxy = await startNginx(ports.map((port) => `127.0.0.1:${port}`));
 
     // Steady reads through the proxy: each outcome with the upstream that answered it.
     const outcomes: { status: number | string; upstream: string | null }[] = [];
@@ -144,7 +144,7 @@ describe('a rolling restart behind nginx', { timeout: 600_000 }, () => {
       }
       expect(seen().slice(0, seen().indexOf('no connection'))).toContain('draining');
       await served(20); // the other one carries the load alone
-      await startApi(`rolling-api-${i + 1}-again`, port);
+      await startApi(`rolling-api-${i + 1}-again`, port, GRACE);
       await served(5, port); // back in the proxy's rotation
     }
     driving = false;

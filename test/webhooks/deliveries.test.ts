@@ -6,7 +6,7 @@ import { buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
 import { buildVideo, call, connectedPlatform, postBody, type Tenant } from '../support/posts.js';
 import { startTikTokFixture } from '../support/tiktok.js';
-import { startReceiver, waitUntil } from './receiver.js';
+import { startReceiver, waitUntil } from '../../bench/support/webhook-receiver.js';
 
 // Deliveries end to end: the outbox's events reach a loopback receiver (so private endpoints are allowed
 // here), signed, retried with backoff, in order per post, logged and redelivered.

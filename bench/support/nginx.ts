@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, spawnLogged, waitForOk, type SpawnedPostdeck } from './spawn.js';
+import { freePort, waitForOk } from './util.js';
+
+// Shared by the benches (bench:scale) and the deploy tests (rolling restart): one nginx set-up.
 
 /** Debian's nginx (`apt-get install nginx`; .ci/run installs it). */
 export const NGINX = '/usr/sbin/nginx';
@@ -21,9 +25,9 @@ export interface RunningProxy {
  * request to the next server (`proxy_next_upstream`) and count a failure (`max_fails`), which keeps
  * that server out for `fail_timeout`. Each answer names the server that gave it in `x-upstream`.
  */
-export async function startNginx(name: string, upstreams: string[]): Promise<RunningProxy> {
+export async function startNginx(upstreams: string[], port?: number): Promise<RunningProxy> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-nginx-'));
-  const port = await freePort();
+  port ??= await freePort();
   const at = (file: string) => path.join(dir, file);
   const config = `
 daemon off;
@@ -57,27 +61,27 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2
 `;
   writeFileSync(at('nginx.conf'), config);
   // -e: the log for what goes wrong before the config is read (else /var/log/nginx, not ours to write).
-  const nginx: SpawnedPostdeck = spawnLogged(
-    name,
-    NGINX,
-    ['-p', dir, '-c', at('nginx.conf'), '-e', at('error.log')],
-    {},
-  );
+  const nginx = spawn(NGINX, ['-p', dir, '-c', at('nginx.conf'), '-e', at('error.log')], { stdio: 'ignore' });
+  const exited = once(nginx, 'exit').then(([code]) => code as number | null);
+  const errorLog = () => (existsSync(at('error.log')) ? readFileSync(at('error.log'), 'utf8') : '');
   const url = `http://127.0.0.1:${port}`;
   const problem = await Promise.race([
     waitForOk(`${url}/healthz`, 60_000).then(
       () => undefined,
       (error: Error) => error.message,
     ),
-    nginx.exited.then((code) => `nginx exited ${code}: ${nginx.output()}`),
+    exited.then((code) => `nginx exited ${code}: ${errorLog()}`),
   ]);
-  if (problem) throw new Error(problem);
+  if (problem) {
+    if (nginx.exitCode === null) nginx.kill('SIGKILL');
+    throw new Error(problem);
+  }
   return {
     url,
-    errorLog: () => (existsSync(at('error.log')) ? readFileSync(at('error.log'), 'utf8') : ''),
+    errorLog,
     async stop() {
-      if (nginx.child.exitCode === null) nginx.child.kill('SIGQUIT');
-      await nginx.exited;
+      if (nginx.exitCode === null) nginx.kill('SIGQUIT');
+      await exited;
       rmSync(dir, { recursive: true, force: true });
     },
   };

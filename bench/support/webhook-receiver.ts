@@ -1,3 +1,4 @@
+// Shared by the webhook tests and bench:scale: a receiver that checks signatures with the standardwebhooks package.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';

@@ -1,0 +1,33 @@
+import { describe, expect, inject, it } from 'vitest';
+import { benchWorkDir } from '../../bench/support/cluster.js';
+import { runScale } from '../../bench/support/scale-run.js';
+
+// bench:scale in small (npm run bench:scale has the full run and its timings): nginx over one API process
+// and one worker, then over two of each with SIGTERM and SIGKILL restarts, under the mixed load. Only the
+// correctness checks are asserted: no 5xx but the proxy's for a gone process, posts published exactly
+// once, every webhook event delivered and verified, no job stuck, both workers publishing.
+describe('scale-out behind nginx', () => {
+  it('passes every check of the bench with restarts under a mixed load', { timeout: 1_500_000 }, async () => {
+    const work = benchWorkDir('scale-test');
+    try {
+      const problems = await runScale({
+        database: { uri: inject('mongoUri'), kind: 'test database', stop: () => Promise.resolve() },
+        workDir: work.dir,
+        accounts: 12,
+        settleTimeoutMs: 5 * 60_000,
+        load: {
+          seconds: 40,
+          clients: 3,
+          thinkMs: 100,
+          scheduleEveryMs: 2_500,
+          leadMs: [15_000, 30_000],
+          generationEveryMs: 15_000,
+          approveEvery: 10,
+        },
+      });
+      expect(problems).toEqual([]);
+    } finally {
+      work.remove();
+    }
+  });
+});
