@@ -7,7 +7,7 @@ import { purgeExpiredRecords } from '../../src/core/retention/purge.js';
 import type { WebhookDeliveryDoc } from '../../src/core/webhooks/documents.js';
 import { loadConfig } from '../../src/config.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
-import { waitUntil } from '../webhooks/receiver.js';
+import { waitUntil } from '../../bench/support/webhook-receiver.js';
 
 // Webhook deliveries and audit entries do not grow without bound: what is past its retention goes,
 // what is younger (or still being delivered) stays. The embedded FerretDB refuses TTL indexes

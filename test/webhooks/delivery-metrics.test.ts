@@ -10,7 +10,7 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { parseExposition, sampleValue, withMetrics } from '../support/metrics.js';
 import { call, type Tenant } from '../support/posts.js';
-import { startReceiver, waitUntil } from './receiver.js';
+import { startReceiver, waitUntil } from '../../bench/support/webhook-receiver.js';
 
 // /metrics after known deliveries: attempts by event, outcome and status class, the latency from event to
 // delivered, and the pending backlog. The worker runs with the metered deps, as a production worker does.
