@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayEvents, domainEvent } from '../../src/core/events/relay.js';
 import type { EventType } from '../../src/core/events/documents.js';
-import { sendDelivery } from '../../src/core/webhooks/send-job.js';
+import { claimLease } from '../../src/core/db/leases.js';
+import { SEND_LEASE_MS, sendDelivery } from '../../src/core/webhooks/send-job.js';
 import { buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
 import { buildVideo, call, connectedPlatform, postBody, type Tenant } from '../support/posts.js';
@@ -175,6 +176,42 @@ describe('webhook deliveries', () => {
       error: expect.stringMatching(/^refused: .*127\.0\.0\.1/),
     });
     expect(receiver.at('/rebound')).toHaveLength(0);
+  });
+
+  it('makes an attempt whose sender died holding it once the hold ends, rather than dropping it', async () => {
+    const endpointId = await register(a, '/orphan', ['post.published']);
+    await t.deps.db.webhookDeliveries.insertOne({
+      _id: 'msg_orphan',
+      workspaceId: a.workspaceId,
+      endpointId,
+      eventId: 'post-orphan:post.published',
+      type: 'post.published',
+      subjectId: 'post-orphan',
+      eventAt: new Date(),
+      body: '{"type":"post.published","timestamp":"2026-11-26T05:00:00.000Z","data":{}}',
+      state: 'pending',
+      attempts: 0,
+      history: [],
+      nextAttemptAt: new Date(),
+      windowStart: new Date(),
+      createdAt: new Date(),
+    });
+    // A worker claimed attempt 1 and was killed before it could record it.
+    expect(await claimLease(t.deps.db, 'webhook:msg_orphan#1', { ttlMs: 1_000 })).not.toBeNull();
+    const before = Date.now();
+    await sendDelivery(t.deps, 'msg_orphan', 1);
+    expect(receiver.at('/orphan')).toHaveLength(0);
+    const again = await t.deps.db.dueTasks.findOne({ name: 'webhooks.send', 'data.deliveryId': 'msg_orphan' });
+    expect(again).toMatchObject({ data: { deliveryId: 'msg_orphan', attempt: 1 }, done: false });
+    expect(again!.runAt.getTime()).toBeGreaterThanOrEqual(before + SEND_LEASE_MS);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the dead sender's hold ends
+    await sendDelivery(t.deps, 'msg_orphan', 1);
+    expect(receiver.at('/orphan')).toHaveLength(1);
+    expect(await t.deps.db.webhookDeliveries.findOne({ _id: 'msg_orphan' })).toMatchObject({
+      state: 'delivered',
+      attempts: 1,
+    });
   });
 
   it('deletes an endpoint with its log; its queued attempts send nothing', async () => {

@@ -16,7 +16,9 @@ export interface EventConsumer {
 export function eventDeliveryJob(consumers: readonly EventConsumer[]): JobDefinition<{ eventIds: string[] }> {
   return defineJob({
     ...deliverEventHandle,
-    retry: { maxRetries: 6, delayMs: 2_000, maxDelayMs: 120_000 },
+    // Some 47 minutes of retries (2 s doubling to 10 min): a consumer that fails only because the
+    // database or a chat platform is away gets its events once they are back, not lost after 2 minutes.
+    retry: { maxRetries: 12, delayMs: 2_000, maxDelayMs: 600_000 },
     lockLifetimeMs: 60_000,
     perform: ({ eventIds }, { deps }) => deliverEvents(deps, consumers, eventIds),
   });

@@ -10,6 +10,12 @@ import { postSigned } from './post-signed.js';
 export const RETRY_WINDOW_MS = 24 * 3_600_000;
 /** The longest wait between two attempts. */
 const MAX_RETRY_DELAY_MS = 2 * 3_600_000;
+/**
+ * How long one sender holds an attempt: well past an attempt's own time limit (post-signed.ts, 15 s), so
+ * two workers never send the same attempt at once, yet short enough that an attempt whose sender died
+ * mid-send (its due task runs again once the task's claim lapses) is sent again rather than lost.
+ */
+export const SEND_LEASE_MS = 60_000;
 /** Attempts kept in a delivery's log. */
 const MAX_KEPT_ATTEMPTS = 20;
 
@@ -70,8 +76,12 @@ export async function sendDelivery(deps: CoreDeps, deliveryId: string, attempt: 
     await queueAttempt(deps, deliveryId, attempt, new Date(after));
     return;
   }
-  // One sender per attempt across workers (a redelivery and the retry it replaced may both fire).
-  if (!(await claimLease(deps.db, `webhook:${deliveryId}#${attempt}`, { ttlMs: RETRY_WINDOW_MS * 2 }))) return;
+  // One sender per attempt across workers (a redelivery and the retry it replaced may both fire). While
+  // another holds it, look again once its hold ends: if that sender died, the attempt is still owed.
+  if (!(await claimLease(deps.db, `webhook:${deliveryId}#${attempt}`, { ttlMs: SEND_LEASE_MS }))) {
+    await queueAttempt(deps, deliveryId, attempt, new Date(now.getTime() + SEND_LEASE_MS));
+    return;
+  }
   const outcome = await postSigned(
     { url: endpoint.url, secret: deps.secrets.open(endpoint.secret), allowPrivate: deps.webhooks.allowPrivate },
     { id: deliveryId, body: delivery.body },
