@@ -54,6 +54,8 @@ export interface DbRestartReport {
   maxPublishesPerPost: number;
   generationStates: string;
   settleMs: number | undefined;
+  /** What a REST read sent while the database was away was answered: status, code and Retry-After. */
+  answerDuringOutage: string;
   /** What each process logged while the database was down, and from its start to all settled. */
   logs: Map<string, LogStretch>;
   recoveryLogs: Map<string, LogStretch>;
@@ -126,6 +128,10 @@ async function underOutage(
     const logsFrom = new Map(processes().map((p) => [p.name, logOffset(p.logFile)]));
     const stoppedAt = Date.now();
     await database.halt();
+    // Once /readyz says the database is gone, a client's read: a code worth retrying, not a bug.
+    const goneBy = stoppedAt + options.downMs / 2;
+    while (!firstSample(watch.samples, stoppedAt, 503) && Date.now() < goneBy) await sleep(250);
+    const answerDuringOutage = await readDuringOutage(cluster.apiUrl, tenant.apiKey);
     await sleep(Math.max(0, stoppedAt + options.downMs - Date.now()));
     const restartedAt = Date.now();
     await database.resume();
@@ -164,6 +170,7 @@ async function underOutage(
       maxPublishesPerPost: Math.max(0, ...perPost),
       generationStates: [...jobStates].map(([s, n]) => `${s} ${n}`).join(', '),
       settleMs,
+      answerDuringOutage,
       logs,
       recoveryLogs,
       problems: [],
@@ -175,6 +182,8 @@ async function underOutage(
     else if (down.reason !== 'database_unreachable')
       problems.push(`/readyz said ${down.reason}, not database_unreachable`);
     if (!back) problems.push('/readyz never answered 200 again after the restart');
+    if (answerDuringOutage !== OUTAGE_ANSWER)
+      problems.push(`a read during the outage was answered ${answerDuringOutage}, not ${OUTAGE_ANSWER}`);
     if (emulator.duplicates > 0) problems.push(`${emulator.duplicates} posts published twice at TikTok`);
     const publishedMissing = outcomes.docs.filter(
       (d) => d.state === 'PUBLISHED' && (emulator.publishesPerPost.get(d._id)?.length ?? 0) !== 1,
@@ -197,6 +206,7 @@ async function underOutage(
 
     for (const [name, exit] of report.exits) print(`process ${name}`, exit);
     print('/readyz 503 after the stop', down ? `${down.at - stoppedAt} ms (${down.reason})` : 'never');
+    print('GET /public/v1/posts during the outage', answerDuringOutage);
     print('/readyz 200 after the start', back ? `${back.at - restartedAt} ms` : 'never');
     const beatsDuring = watch.beats.filter((at) => at > stoppedAt && at < restartedAt).length;
     const beatAfter = watch.beats.find((at) => at >= restartedAt);
@@ -220,5 +230,18 @@ async function underOutage(
     return report;
   } finally {
     await watch.stop();
+  }
+}
+
+/** What a request that needs the database is answered while it is away. */
+const OUTAGE_ANSWER = '503 database_unavailable, Retry-After 5';
+
+async function readDuringOutage(apiUrl: string, apiKey: string): Promise<string> {
+  try {
+    const response = await fetch(`${apiUrl}/public/v1/posts`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const body = (await response.json().catch(() => ({}))) as { code?: string };
+    return `${response.status} ${body.code ?? '(no code)'}, Retry-After ${response.headers.get('retry-after') ?? 'none'}`;
+  } catch (error) {
+    return `no answer (${(error as Error).message})`;
   }
 }

@@ -30,6 +30,7 @@ describe('the database going away for 15 s', { timeout: 900_000 }, () => {
     expect([...report.exits.values()], context).toEqual(['running', 'running']);
     expect(report.readyDownAfterMs, context).toBeDefined();
     expect(report.readyBackAfterMs, context).toBeDefined();
+    expect(report.answerDuringOutage, context).toBe('503 database_unavailable, Retry-After 5');
     // Every post published, late but once: the outage is no reason to fail one (test/publishing/db-unreachable.test.ts).
     expect(report.maxPublishesPerPost, context).toBe(1);
     expect(report.postStates, context).toBe('PUBLISHED 6');
