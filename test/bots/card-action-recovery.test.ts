@@ -103,6 +103,7 @@ describe('card actions whose process died', () => {
 
     await recoverCardActions(w.t.deps);
     await eventually(async () => (await actionState(id)) === 'done');
+    expect((await w.t.deps.db.chatCardActions.findOne({ _id: id }))?.recovered).toBe(true);
     await eventually(async () => (await stateOf(postId)) === 'PUBLISHED', 60_000);
     await eventually(() => JSON.stringify(card.blocks).includes('<@U0ANA> approved: publishing now'));
     expect(card.edits.length).toBeGreaterThan(0);
@@ -187,6 +188,7 @@ describe('recording a click', () => {
     const id = `slack:${s.team.id}:trigger-twice`;
     await eventually(async () => (await actionState(id)) === 'done');
     expect(await w.t.deps.db.chatCardActions.countDocuments({ 'actor.postId': postId })).toBe(1);
+    expect((await w.t.deps.db.chatCardActions.findOne({ _id: id }))?.recovered).toBe(false);
     expect(JSON.stringify(card.blocks).match(/rejected it/g)).toHaveLength(1);
   });
 });

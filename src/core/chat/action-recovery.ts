@@ -47,7 +47,7 @@ async function recoverOne(deps: CoreDeps, doc: ChatCardActionDoc): Promise<boole
   if (!gateway) return false; // this worker does not speak that chat; one that does will
   const who = doc.actor.chatUserName;
   if (deps.now().getTime() - doc.createdAt.getTime() > CARD_ACTION_EXPIRY_MS) {
-    await endCardAction(deps, doc._id, 'expired');
+    await endCardAction(deps, doc._id, 'expired', true);
     const words = `Postdeck restarted before acting on ${who}'s ${ACTION_WORDS[doc.action.type]}: nothing was done. Please click again.`;
     await gateway.replyToCard(doc.place, doc.messageId, words);
     return false;
@@ -56,12 +56,12 @@ async function recoverOne(deps: CoreDeps, doc: ChatCardActionDoc): Promise<boole
   try {
     card = await actOnCard(deps, doc.actor, doc.action);
   } catch (error) {
-    await endCardAction(deps, doc._id, 'done');
+    await endCardAction(deps, doc._id, 'done', true);
     const text = failureText(deps.logger, error, 'a recovered card action', { cardActionId: doc._id });
     await gateway.replyToCard(doc.place, doc.messageId, `${who}: ${text}`);
     return true;
   }
-  await endCardAction(deps, doc._id, 'done');
+  await endCardAction(deps, doc._id, 'done', true);
   await gateway.updateCard(doc.place, doc.messageId, card);
   return true;
 }

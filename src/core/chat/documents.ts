@@ -117,6 +117,8 @@ export interface ChatCardActionDoc {
   claimedUntil: Date;
   createdAt: Date;
   endedAt: Date | null;
+  /** True when the worker's recovery job ended it (its acknowledging process was gone). */
+  recovered?: boolean;
 }
 
 /** A chat delivery already handled (`_id` = the platform's delivery id), remembered a while. */

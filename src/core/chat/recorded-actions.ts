@@ -93,6 +93,12 @@ export async function withRecordedAction<T>(
   }
 }
 
-export async function endCardAction(deps: CoreDeps, id: string, state: 'done' | 'expired'): Promise<void> {
-  await deps.db.chatCardActions.updateOne({ _id: id }, { $set: { state, endedAt: deps.now() } });
+/** Ends a recorded action; `recovered` when the worker's recovery job ended it (counted by bench:scale). */
+export async function endCardAction(
+  deps: CoreDeps,
+  id: string,
+  state: 'done' | 'expired',
+  recovered = false,
+): Promise<void> {
+  await deps.db.chatCardActions.updateOne({ _id: id }, { $set: { state, endedAt: deps.now(), recovered } });
 }
