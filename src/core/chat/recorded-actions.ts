@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../context.js';
-import { claimLease, releaseLease } from '../db/leases.js';
+import { claimLease, releaseLease, renewLease } from '../db/leases.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { actOnCard, type CardAction, type CardActor } from './actions.js';
 import type { ChatCardActionDoc } from './documents.js';
@@ -11,8 +11,11 @@ import type { ApprovalCard, CardPlace } from './gateway.js';
  */
 export const CARD_ACTION_CLAIM_MS = 30_000;
 
-/** How long one run of an action holds its claim: past actOnCard's own wait for a busy card. */
-const RUN_CLAIM_MS = 2 * 60_000;
+/**
+ * How long one run's claim lasts unless renewed; it is renewed every third of it while the action
+ * runs, so a long wait for a busy card keeps it and a killed process's claim lapses within this.
+ */
+const RUN_CLAIM_MS = 30_000;
 
 /** The claim one process holds while it runs a recorded action (an insert-once lease). */
 export const cardActionLeaseKey = (id: string): string => `chat-card-action:${id}`;
@@ -84,11 +87,17 @@ export async function withRecordedAction<T>(
   // Decided by an insert (claimLease): FerretDB's conditional updates are not atomic.
   const lease = await claimLease(deps.db, cardActionLeaseKey(id), { ttlMs: RUN_CLAIM_MS });
   if (!lease) return undefined;
+  const renew = setInterval(() => {
+    renewLease(deps.db, lease, RUN_CLAIM_MS).catch((error: unknown) => {
+      deps.logger.warn({ err: error, cardActionId: id }, 'renewing a card action claim failed');
+    });
+  }, RUN_CLAIM_MS / 3);
   try {
     const doc = await deps.db.chatCardActions.findOne({ _id: id });
     if (!doc || doc.state !== 'pending') return undefined;
     return await fn(doc);
   } finally {
+    clearInterval(renew);
     await releaseLease(deps.db, lease);
   }
 }
