@@ -97,7 +97,8 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     for (const outage of traffic.outages)
       line(`  ${outage.process} ${outage.signal}`, `gone ${((outage.to - outage.from) / 1000).toFixed(1)} s`);
     line('5xx not answered by the proxy for a gone process', bad5xx);
-    line('Approve clicked again (card unchanged, a process gone)', traffic.reclicks);
+    const recovered = await cluster.db.chatCardActions.countDocuments({ recovered: true });
+    line('Approve clicks carried out by the worker (their API process gone)', recovered);
     const problems = bad5xx > 0 ? [`${bad5xx} 5xx not from the proxy during an outage`] : [];
     if (invalid > 0) problems.push(`${invalid} requests answered 4xx`);
     problems.push(

@@ -40,8 +40,6 @@ const HELD_KEY_PATIENCE_MS = 150_000;
 export class Traffic {
   readonly exchanges: Exchange[] = [];
   readonly outages: Outage[] = [];
-  /** Approve clicks repeated because the card did not change after a click while a process was gone. */
-  reclicks = 0;
 
   async fetch(route: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
     const first = Date.now();

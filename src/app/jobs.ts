@@ -1,3 +1,4 @@
+import { CARD_ACTION_RECOVERY_EVERY_MS, recoverCardActionsJob } from '../core/chat/action-recovery.js';
 import { chatApprovalsConsumer } from '../core/chat/consumer.js';
 import { chatLoginJob } from '../core/chat/jobs.js';
 import { purgeChatRecordsJob } from '../core/chat/purge-job.js';
@@ -41,6 +42,7 @@ export const PERIODIC_JOBS: readonly RecurringJob[] = [
   { definition: relaySweepJob, everyMs: RELAY_SWEEP_EVERY_MS },
   { definition: purgeOldEventsJob, everyMs: 60 * 60_000 },
   { definition: purgeChatRecordsJob, everyMs: 60 * 60_000 },
+  { definition: recoverCardActionsJob, everyMs: CARD_ACTION_RECOVERY_EVERY_MS },
   { definition: purgeExpiredRecordsJob, everyMs: 60 * 60_000 },
   { definition: planCollectionJob, everyMs: PLAN_COLLECTION_EVERY_MS },
 ];

@@ -8,6 +8,8 @@ import { openCore, type Core } from '../../src/app/main.js';
 import { TIKTOK_CALLBACK_PATH } from '../../src/app/tiktok-setup.js';
 import { loadConfig } from '../../src/config.js';
 import { loginPollLeaseKey } from '../../src/core/chat/login.js';
+import { cardActionLeaseKey } from '../../src/core/chat/recorded-actions.js';
+import { claimLease, isLeaseHeld, releaseLease } from '../../src/core/db/leases.js';
 import { approveDeviceCode } from '../../src/core/device/approve.js';
 import { ingestUpload } from '../../src/core/media/ingest.js';
 import { createUploadedMedia } from '../../src/core/media/upload-media.js';
@@ -183,4 +185,35 @@ describe('the Slack bot across processes', () => {
     expect(slack.state.channel(ANA.channelId).filter((m) => m.threadTs === card.ts)).toHaveLength(1);
     // Longer than the waits above together: each wait, not the whole, says what was too slow.
   }, 900_000);
+
+  it('carries out a click whose API process was SIGKILLed after acknowledging it', async () => {
+    const card = slack.state.channel(ANA.channelId).find((m) => m.threadTs === null && m.edits.length === 0)!;
+    const content = /Draft number \d across processes/.exec(card.text)![0];
+    const post = (await core.deps.db.posts.findOne({ content }))!;
+    expect(post.state).toBe('DRAFT');
+    // Someone else is changing this card, so the API process waits its turn after acknowledging.
+    const busy = await claimLease(core.deps.db, `chat-card:slack:T0ACME:${post._id}`, { ttlMs: 120_000 });
+    const team = slack.state.teams.get('T0ACME')!;
+    const triggerId = `trigger-${randomUUID()}`;
+    const click = await clickCard(
+      { slack, sender: sender(1), team },
+      card,
+      ANA,
+      'postdeck_reject',
+      post._id,
+      triggerId,
+    );
+    expect(click.status).toBe(200);
+    const id = `slack:T0ACME:${triggerId}`;
+    await eventually(() => isLeaseHeld(core.deps.db, cardActionLeaseKey(id)), 60_000);
+    processes[1]!.child.kill('SIGKILL');
+    await processes[1]!.exited;
+    await releaseLease(core.deps.db, busy!);
+
+    // A worker carries it out once the dead process's claim lapses, and redraws the card.
+    await eventually(() => card.text.startsWith('Rejected'), 180_000);
+    expect(await core.deps.db.posts.findOne({ _id: post._id })).toBeNull();
+    expect(await core.deps.db.chatCardActions.findOne({ _id: id })).toMatchObject({ state: 'done', recovered: true });
+    expect(JSON.stringify(card.blocks).match(/rejected it/g)).toHaveLength(1);
+  }, 400_000);
 });

@@ -5,9 +5,11 @@ import {
   type APIMessageComponentInteraction,
   type APIModalSubmitInteraction,
 } from 'discord.js';
-import { actOnCard, MAX_CHAT_CAPTION, type CardAction } from '../../core/chat/actions.js';
+import { MAX_CHAT_CAPTION, type CardAction } from '../../core/chat/actions.js';
+import { isFirstDelivery } from '../../core/chat/deliveries.js';
 import { requireApprover, requireLink } from '../../core/chat/links.js';
 import type { ApprovalCard } from '../../core/chat/gateway.js';
+import { carryOutCardAction, recordCardAction } from '../../core/chat/recorded-actions.js';
 import { currentCaption } from '../../core/chat/status.js';
 import { cardMessage, parseButtonId } from './card.js';
 import { editModal, FIELDS, parseFormId, scheduleModal, scheduleTimeFrom, submittedValue } from './modals.js';
@@ -16,16 +18,17 @@ import { ephemeral, failureText, followUpEphemeral, userOf, type Answer, type Di
 const DEFERRED_UPDATE = { type: InteractionResponseType.DeferredMessageUpdate } as const;
 
 /**
- * A card's button. Approve and Reject are acknowledged as a deferred update and done after it;
- * Schedule and Edit open a form, for approvers only (anyone else is refused before any form shows).
+ * A card's button. Approve and Reject are recorded, acknowledged as a deferred update and done after
+ * it; Schedule and Edit open a form, for approvers only (anyone else is refused before any form shows).
+ * A redelivered interaction changes nothing.
  */
 export async function onButton(bot: DiscordBot, interaction: APIMessageComponentInteraction): Promise<Answer> {
   const button = parseButtonId(interaction.data.custom_id);
   if (!button) return noLongerSupported(bot, interaction);
   if (button.action === 'approve' || button.action === 'reject') {
-    const action: CardAction = { type: button.action };
-    return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, button.postId, action) };
+    return recordThenAct(bot, interaction, button.postId, { type: button.action });
   }
+  if (!(await isFirstDelivery(bot.deps, `discord:${interaction.id}`))) return { response: DEFERRED_UPDATE };
   const teamId = interaction.guild_id ?? '';
   try {
     const link = await requireLink(bot.deps, 'discord', teamId);
@@ -64,7 +67,7 @@ export async function onModalSubmit(bot: DiscordBot, interaction: APIModalSubmit
     }
     action = { type: 'edit', content };
   }
-  return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, form.postId, action) };
+  return recordThenAct(bot, interaction, form.postId, action);
 }
 
 /** A button or form from an older Postdeck (an old card after a rename): told privately, nothing changes. */
@@ -76,27 +79,46 @@ function noLongerSupported(
   return { response: ephemeral('This button is no longer supported: Postdeck did nothing. Use a newer card.') };
 }
 
-/** Does the action through core and redraws the card; a refusal goes only to the person who clicked. */
-async function act(bot: DiscordBot, interaction: APIInteraction, postId: string, action: CardAction): Promise<void> {
+/**
+ * Records the click before it is acknowledged (the worker carries it out if this process dies before
+ * it does); a redelivery is acknowledged and dropped.
+ */
+async function recordThenAct(
+  bot: DiscordBot,
+  interaction: APIMessageComponentInteraction | APIModalSubmitInteraction,
+  postId: string,
+  action: CardAction,
+): Promise<Answer> {
   const user = userOf(interaction);
-  let card: ApprovalCard;
+  const teamId = interaction.guild_id ?? '';
+  const who = {
+    platform: 'discord' as const,
+    teamId,
+    chatUserId: user?.id ?? '',
+    chatUserName: user?.global_name ?? user?.username ?? user?.id ?? '',
+    postId,
+  };
+  const message = interaction.message;
+  const where = { place: { teamId, channelId: message?.channel_id ?? '' }, messageId: message?.id ?? '' };
+  const deliveryId = `discord:${interaction.id}`;
   try {
-    card = await actOnCard(
-      bot.deps,
-      {
-        platform: 'discord',
-        teamId: interaction.guild_id ?? '',
-        chatUserId: user?.id ?? '',
-        chatUserName: user?.global_name ?? user?.username ?? user?.id ?? '',
-        postId,
-      },
-      action,
-    );
+    if (!(await recordCardAction(bot.deps, deliveryId, who, action, where))) return { response: DEFERRED_UPDATE };
+  } catch (error) {
+    return { response: ephemeral(failureText(bot, error, 'card action')) };
+  }
+  return { response: DEFERRED_UPDATE, after: () => act(bot, interaction, deliveryId) };
+}
+
+/** Carries the recorded click out and redraws the card; a refusal goes only to the person who clicked. */
+async function act(bot: DiscordBot, interaction: APIInteraction, deliveryId: string): Promise<void> {
+  let card: ApprovalCard | null;
+  try {
+    card = await carryOutCardAction(bot.deps, deliveryId);
   } catch (error) {
     await followUpEphemeral(bot, interaction.token, failureText(bot, error, 'card action'));
     return;
   }
   const message = interaction.message;
-  if (!message) return;
+  if (!card || !message) return;
   await bot.rest.patch(Routes.channelMessage(message.channel_id, message.id), { body: cardMessage(card) });
 }

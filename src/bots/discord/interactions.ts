@@ -23,11 +23,12 @@ export async function answerInteraction(bot: DiscordBot, interaction: APIInterac
   if (!interaction.guild_id) {
     return { response: ephemeral('Postdeck works in a server: use `/postdeck` in a channel of the server you link.') };
   }
-  if (!(await isFirstDelivery(bot.deps, `discord:${interaction.id}`))) return alreadyHandled(interaction);
   switch (interaction.type) {
     case InteractionType.ApplicationCommand:
+      if (!(await isFirstDelivery(bot.deps, `discord:${interaction.id}`))) return alreadyHandled();
       if (interaction.data.type !== ApplicationCommandType.ChatInput) break;
       return onCommand(bot, interaction as APIChatInputApplicationCommandInteraction);
+    // A card's component dedupes itself: a card action is recorded under the same id (components.ts).
     case InteractionType.MessageComponent:
       return onButton(bot, interaction);
     case InteractionType.ModalSubmit:
@@ -36,15 +37,12 @@ export async function answerInteraction(bot: DiscordBot, interaction: APIInterac
   return { response: ephemeral('Postdeck does not know that command.') };
 }
 
-/** A replayed interaction: Discord takes one response per interaction, so this one changes nothing. */
-function alreadyHandled(interaction: APIInteraction): Answer {
-  if (interaction.type === InteractionType.ApplicationCommand) {
-    return {
-      response: {
-        type: InteractionResponseType.ChannelMessageWithSource,
-        data: { content: 'Already handled.', flags: MessageFlags.Ephemeral },
-      },
-    };
-  }
-  return { response: { type: InteractionResponseType.DeferredMessageUpdate } };
+/** A replayed command: Discord takes one response per interaction, so this one changes nothing. */
+function alreadyHandled(): Answer {
+  return {
+    response: {
+      type: InteractionResponseType.ChannelMessageWithSource,
+      data: { content: 'Already handled.', flags: MessageFlags.Ephemeral },
+    },
+  };
 }

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { CoreDeps } from '../../core/context.js';
-import { actOnCard, MAX_CHAT_CAPTION, type CardAction } from '../../core/chat/actions.js';
-import { isFirstDelivery } from '../../core/chat/deliveries.js';
+import { MAX_CHAT_CAPTION, type CardAction } from '../../core/chat/actions.js';
+import { carryOutCardAction, recordCardAction } from '../../core/chat/recorded-actions.js';
 import { requireApprover, requireLink } from '../../core/chat/links.js';
 import { failureText } from '../../core/chat/refusal.js';
 import { currentCaption } from '../../core/chat/status.js';
@@ -17,7 +18,8 @@ interface CardRef {
 }
 
 /**
- * The card's buttons and modals. Each is acknowledged at once; the work follows. Only approvers get
+ * The card's buttons and modals. Each is acknowledged at once; the work follows (a card action is
+ * recorded first, so the worker carries it out if this process dies before it does). Only approvers get
  * past the first check; everyone else is told so, only to them, and nothing changes. The card is
  * redrawn in place with who did what.
  */
@@ -25,12 +27,10 @@ export function registerInteractions(app: App, deps: CoreDeps): void {
   app.action('postdeck_open_login', async ({ ack }) => ack());
 
   app.action<BlockAction<ButtonAction>>(ACTIONS.approve, async ({ ack, body, action, client }) => {
-    await ack();
-    await onCard(deps, body, action.value ?? '', { type: 'approve' }, client);
+    await onCard(deps, body, action.value ?? '', { type: 'approve' }, () => ack(), client);
   });
   app.action<BlockAction<ButtonAction>>(ACTIONS.reject, async ({ ack, body, action, client }) => {
-    await ack();
-    await onCard(deps, body, action.value ?? '', { type: 'reject' }, client);
+    await onCard(deps, body, action.value ?? '', { type: 'reject' }, () => ack(), client);
   });
   app.action<BlockAction<ButtonAction>>(ACTIONS.schedule, async ({ ack, body, action, client }) => {
     await ack();
@@ -60,8 +60,7 @@ export function registerInteractions(app: App, deps: CoreDeps): void {
       await ack({ response_action: 'errors', errors: { when: 'Pick a time in the future.' } });
       return;
     }
-    await ack();
-    await onModal(deps, body, view.private_metadata, { type: 'schedule', at }, client);
+    await onModal(deps, body, view.private_metadata, { type: 'schedule', at }, () => ack(), client);
   });
   app.view(VIEWS.edit, async ({ ack, body, view, client }) => {
     const content = view.state.values.caption?.text?.value?.trim() ?? '';
@@ -69,29 +68,34 @@ export function registerInteractions(app: App, deps: CoreDeps): void {
       await ack({ response_action: 'errors', errors: { caption: 'The caption cannot be empty.' } });
       return;
     }
-    await ack();
-    await onModal(deps, body, view.private_metadata, { type: 'edit', content }, client);
+    await onModal(deps, body, view.private_metadata, { type: 'edit', content }, () => ack(), client);
   });
 }
 
 type Client = Parameters<Parameters<App['action']>[1]>[0]['client'];
-type ViewBody = { team: { id: string } | null; user: { id: string; name?: string; username?: string } };
+type ViewBody = {
+  team: { id: string } | null;
+  user: { id: string; name?: string; username?: string };
+  /** Absent only on view_closed, which never acts. */
+  trigger_id?: string;
+};
+type Ack = () => Promise<void>;
 
 async function onCard(
   deps: CoreDeps,
   body: BlockAction,
   postId: string,
   action: CardAction,
+  ack: Ack,
   client: Client,
 ): Promise<void> {
-  if (!(await isFirstDelivery(deps, `slack:${body.team?.id}:${body.trigger_id}`))) return;
   const ref: CardRef = {
     postId,
     channel: body.channel?.id ?? '',
     ts: body.message?.ts ?? '',
     responseUrl: body.response_url,
   };
-  await act(deps, body.team?.id ?? '', body.user, ref, action, client);
+  await act(deps, body, ref, action, ack, client);
 }
 
 async function onModal(
@@ -99,33 +103,36 @@ async function onModal(
   body: ViewBody,
   metadata: string,
   action: CardAction,
+  ack: Ack,
   client: Client,
 ): Promise<void> {
   const ref = JSON.parse(metadata) as CardRef;
-  await act(deps, body.team?.id ?? '', body.user, ref, action, client);
+  await act(deps, body, ref, action, ack, client);
 }
 
-async function act(
-  deps: CoreDeps,
-  teamId: string,
-  user: { id: string; name?: string; username?: string },
-  ref: CardRef,
-  action: CardAction,
-  client: Client,
-): Promise<void> {
+/**
+ * Records the click (a redelivery is acknowledged and dropped), acknowledges it, then carries it out
+ * and redraws the card; a refusal goes only to the person who clicked.
+ */
+async function act(deps: CoreDeps, body: ViewBody, ref: CardRef, action: CardAction, ack: Ack, client: Client) {
+  const teamId = body.team?.id ?? '';
+  const deliveryId = `slack:${teamId}:${body.trigger_id ?? randomUUID()}`;
+  const chatUserName = body.user.username ?? body.user.name ?? body.user.id;
+  const who = { platform: 'slack' as const, teamId, chatUserId: body.user.id, chatUserName, postId: ref.postId };
+  const where = { place: { teamId, channelId: ref.channel }, messageId: ref.ts };
+  let recorded: boolean;
   try {
-    const card = await actOnCard(
-      deps,
-      {
-        platform: 'slack',
-        teamId,
-        chatUserId: user.id,
-        chatUserName: user.username ?? user.name ?? user.id,
-        postId: ref.postId,
-      },
-      action,
-    );
-    await client.chat.update({ channel: ref.channel, ts: ref.ts, ...cardBlocks(card) });
+    recorded = await recordCardAction(deps, deliveryId, who, action, where);
+  } catch (error) {
+    await ack();
+    await refuse(deps, ref.responseUrl, error);
+    return;
+  }
+  await ack();
+  if (!recorded) return;
+  try {
+    const card = await carryOutCardAction(deps, deliveryId);
+    if (card) await client.chat.update({ channel: ref.channel, ts: ref.ts, ...cardBlocks(card) });
   } catch (error) {
     await refuse(deps, ref.responseUrl, error);
   }

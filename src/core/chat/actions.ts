@@ -4,7 +4,7 @@ import { invokeOperation } from '../operations/invoke.js';
 import { deletePostGroup } from '../posts/delete-post.js';
 import { publishPostOperation } from '../posts/operations.js';
 import { buildCard } from './card-model.js';
-import type { CardActionDoc, ChatCardDoc, ChatPlatform } from './documents.js';
+import type { CardAction, CardActionDoc, CardActor, ChatCardDoc } from './documents.js';
 import type { ApprovalCard } from './gateway.js';
 import { actingScope, linkIdOf, requireApprover, requireLink } from './links.js';
 import { ChatRefusal, withChatLease } from './refusal.js';
@@ -12,17 +12,8 @@ import { ChatRefusal, withChatLease } from './refusal.js';
 /** The longest caption accepted in chat (TikTok's photo description limit); publishing checks the rest. */
 export const MAX_CHAT_CAPTION = 4000;
 
-export type CardAction =
-  { type: 'approve' } | { type: 'schedule'; at: Date } | { type: 'edit'; content: string } | { type: 'reject' };
-
-/** Who clicked, in which chat workspace, on which draft's card. */
-export interface CardActor {
-  platform: ChatPlatform;
-  teamId: string;
-  chatUserId: string;
-  chatUserName: string;
-  postId: string;
-}
+// Stored with a recorded click (ChatCardActionDoc), so declared with the documents.
+export type { CardAction, CardActor } from './documents.js';
 
 /**
  * What an approver does on a card: approve (publish now), schedule, edit the caption, reject (delete

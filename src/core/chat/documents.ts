@@ -2,6 +2,19 @@
 
 export type ChatPlatform = 'slack' | 'discord';
 
+/** What an approver does on a card (src/core/chat/actions.ts). */
+export type CardAction =
+  { type: 'approve' } | { type: 'schedule'; at: Date } | { type: 'edit'; content: string } | { type: 'reject' };
+
+/** Who clicked, in which chat workspace, on which draft's card. */
+export interface CardActor {
+  platform: ChatPlatform;
+  teamId: string;
+  chatUserId: string;
+  chatUserName: string;
+  postId: string;
+}
+
 /**
  * A chat workspace (Slack team, Discord guild) linked to a Postdeck workspace through a device login.
  * `_id` = `<platform>:<team id>`. The API key the login minted is kept sealed (SecretBox); the bot acts
@@ -84,6 +97,28 @@ export interface ChatCardDoc {
   /** Set once the published link was posted in the card's thread. */
   linkPostedAt: Date | null;
   createdAt: Date;
+}
+
+/**
+ * A card click (Approve, Schedule, Edit, Reject) recorded before it is acknowledged, so it survives
+ * the process that acknowledged it (`_id` = the delivery id: `slack:<team>:<trigger>`,
+ * `discord:<interaction id>`; a redelivery is the same document). The acknowledging process carries
+ * it out at once; past `claimedUntil` the worker's recovery job does (src/core/chat/action-recovery.ts).
+ */
+export interface ChatCardActionDoc {
+  _id: string;
+  actor: CardActor;
+  action: CardAction;
+  /** Where the card is (a CardPlace), for redrawing it or replying under it. */
+  place: { teamId: string; channelId: string };
+  messageId: string;
+  state: 'pending' | 'done' | 'expired';
+  /** Until when the acknowledging process is trusted to be on it; then recovery may take it. */
+  claimedUntil: Date;
+  createdAt: Date;
+  endedAt: Date | null;
+  /** True when the worker's recovery job ended it (its acknowledging process was gone). */
+  recovered?: boolean;
 }
 
 /** A chat delivery already handled (`_id` = the platform's delivery id), remembered a while. */

@@ -3,6 +3,7 @@ import type { AuditEntryDoc } from '../audit/documents.js';
 import type { ApiKeyDoc, ApiKeyRevisionDoc, ApiKeyUsageDoc } from '../auth/documents.js';
 import type { LeaseDoc, LedgerDoc, PositionHintDoc, SecretLookupDoc } from './primitive-documents.js';
 import type {
+  ChatCardActionDoc,
   ChatCardDoc,
   ChatDeliveryDoc,
   ChatInstallationDoc,
@@ -82,6 +83,7 @@ export interface Collections {
   chatLinks: Collection<ChatLinkDoc>;
   chatLogins: Collection<ChatLoginDoc>;
   chatCards: Collection<ChatCardDoc>;
+  chatCardActions: Collection<ChatCardActionDoc>;
   chatDeliveries: Collection<ChatDeliveryDoc>;
   chatInstallations: Collection<ChatInstallationDoc>;
   postInsights: Collection<PostInsightDoc>;
@@ -161,6 +163,8 @@ const INDEXES: IndexTable = {
   chatLogins: [{ key: { expiresAt: 1 } }],
   // Cards are found by `_id` (`<link>:<post>`), and by post when it is published or fails.
   chatCards: [{ key: { postId: 1 } }],
+  // Recorded and ended by `_id`; recovery reads the pending ones whose claim lapsed, the purge ended ones.
+  chatCardActions: [{ key: { state: 1, claimedUntil: 1 } }, { key: { endedAt: 1 } }],
   chatDeliveries: [{ key: { expiresAt: 1 } }],
   chatInstallations: [],
   // Found by `_id` (the post's id) when one post is read or recorded, and by the collector through its
@@ -233,6 +237,7 @@ const NAMES: { [K in keyof Collections]: string } = {
   chatLinks: 'chat_links',
   chatLogins: 'chat_logins',
   chatCards: 'chat_cards',
+  chatCardActions: 'chat_card_actions',
   chatDeliveries: 'chat_deliveries',
   chatInstallations: 'chat_installations',
   postInsights: 'post_insights',
