@@ -44,6 +44,27 @@ async function happen(tenant: Tenant, type: EventType, subjectId: string, at: Da
   ]);
 }
 
+/** A never-attempted post.published delivery `msg_<name>` of workspace a's endpoint, as the consumer stores it. */
+async function pendingDelivery(name: string, endpointId: string): Promise<void> {
+  const now = new Date();
+  await t.deps.db.webhookDeliveries.insertOne({
+    _id: `msg_${name}`,
+    workspaceId: a.workspaceId,
+    endpointId,
+    eventId: `post-${name}:post.published`,
+    type: 'post.published',
+    subjectId: `post-${name}`,
+    eventAt: now,
+    body: '{"type":"post.published","timestamp":"2026-11-26T05:00:00.000Z","data":{}}',
+    state: 'pending',
+    attempts: 0,
+    history: [],
+    nextAttemptAt: now,
+    windowStart: now,
+    createdAt: now,
+  });
+}
+
 type Delivery = {
   id: string;
   event: string;
@@ -152,22 +173,7 @@ describe('webhook deliveries', () => {
   it('checks the address again at delivery time and refuses a private one there', async () => {
     const endpointId = await register(a, '/rebound', ['post.published']);
     // Registered while private endpoints were allowed; the attempt runs where they are not.
-    await t.deps.db.webhookDeliveries.insertOne({
-      _id: 'msg_rebound',
-      workspaceId: a.workspaceId,
-      endpointId,
-      eventId: 'post-rebound:post.published',
-      type: 'post.published',
-      subjectId: 'post-rebound',
-      eventAt: new Date(),
-      body: '{"type":"post.published","timestamp":"2026-11-26T05:00:00.000Z","data":{}}',
-      state: 'pending',
-      attempts: 0,
-      history: [],
-      nextAttemptAt: new Date(),
-      windowStart: new Date(),
-      createdAt: new Date(),
-    });
+    await pendingDelivery('rebound', endpointId);
     await sendDelivery({ ...t.deps, webhooks: { allowPrivate: false, retryBaseMs: 60_000 } }, 'msg_rebound', 1);
     const stored = await t.deps.db.webhookDeliveries.findOne({ _id: 'msg_rebound' });
     expect(stored).toMatchObject({ state: 'pending', attempts: 1 });
@@ -180,22 +186,7 @@ describe('webhook deliveries', () => {
 
   it('makes an attempt whose sender died holding it once the hold ends, rather than dropping it', async () => {
     const endpointId = await register(a, '/orphan', ['post.published']);
-    await t.deps.db.webhookDeliveries.insertOne({
-      _id: 'msg_orphan',
-      workspaceId: a.workspaceId,
-      endpointId,
-      eventId: 'post-orphan:post.published',
-      type: 'post.published',
-      subjectId: 'post-orphan',
-      eventAt: new Date(),
-      body: '{"type":"post.published","timestamp":"2026-11-26T05:00:00.000Z","data":{}}',
-      state: 'pending',
-      attempts: 0,
-      history: [],
-      nextAttemptAt: new Date(),
-      windowStart: new Date(),
-      createdAt: new Date(),
-    });
+    await pendingDelivery('orphan', endpointId);
     // A worker claimed attempt 1 and was killed before it could record it.
     expect(await claimLease(t.deps.db, 'webhook:msg_orphan#1', { ttlMs: 1_000 })).not.toBeNull();
     const before = Date.now();
