@@ -15,3 +15,13 @@ export interface ChatUser {
   readonly id: string;
   readonly name: string;
 }
+
+/**
+ * Who asked for something the system carries out later (a post the engine publishes): kept on the
+ * post so the audit entry of the outcome names the key or person, the surface and the chat user.
+ */
+export interface Requester {
+  readonly actor: Actor;
+  readonly surface: Surface;
+  readonly chatUser?: ChatUser;
+}

@@ -4,6 +4,7 @@ import type { Actor, ChatUser, Surface } from '../actor.js';
 
 /** The changes the trail records; names are stable (clients filter on them). */
 export const AUDIT_ACTIONS = [
+  'post.created',
   'post.approved',
   'post.rejected',
   'post.published',
@@ -17,10 +18,27 @@ export const AUDIT_ACTIONS = [
   'chat.linked',
   'chat.unlinked',
   'chat.link_changed',
+  'webhook.created',
+  'webhook.deleted',
+  'invitation.created',
+  'invitation.revoked',
+  'member.joined',
+  'ai_settings.changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECT_TYPES = ['post', 'account', 'api_key', 'oauth_client', 'platform', 'chat_link'] as const;
+export const AUDIT_SUBJECT_TYPES = [
+  'post',
+  'account',
+  'api_key',
+  'oauth_client',
+  'platform',
+  'chat_link',
+  'webhook',
+  'invitation',
+  'member',
+  'workspace',
+] as const;
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
 
 /** A few plain facts about the change; never a secret (no keys, tokens or codes). */

@@ -6,7 +6,7 @@ export const listAuditEntriesOperation = defineOperation({
   name: 'list_audit_entries',
   title: 'List audit entries',
   summary:
-    "The workspace's audit trail, newest first: who approved, rejected, published or deleted a post, changed the plan, created or revoked an API key, granted OAuth access, connected or disconnected a TikTok account, or linked, unlinked or changed the settings of a Slack or Discord workspace (its approvals channel, approvers, time zone), when and through which surface (rest, mcp, slack, discord, web, cli, system); for the workspace's owners only; filtered by period (default the last 30 days, at most 93), action and actor; paged with cursor",
+    "The workspace's audit trail, newest first: who created, approved, rejected or deleted a post, and who asked for each one published (the key or person that created or approved it), changed the plan or the AI settings, created or revoked an API key, granted OAuth access, added or deleted a webhook endpoint, created or withdrew an invitation, joined the workspace, connected or disconnected a TikTok account, or linked, unlinked or changed the settings of a Slack or Discord workspace (its approvals channel, approvers, time zone), when and through which surface (rest, mcp, slack, discord, web, cli, system); a key's changes name the key; for the workspace's owners only; filtered by period (default the last 30 days, at most 93), action and actor; paged with cursor",
   input: ListAuditEntriesInputSchema,
   output: AuditEntryListSchema,
   result: 'one page of audit entries, newest first',

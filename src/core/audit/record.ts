@@ -1,3 +1,4 @@
+import type { Requester } from '../actor.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
 import type { AuditAction, AuditDetails, AuditEntryDoc, AuditSubjectType } from './documents.js';
@@ -37,4 +38,27 @@ export async function recordAudit(deps: CoreDeps, scope: Scope, change: AuditCha
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
+}
+
+/** Who the scope acts for, to keep on work the system finishes later (see `requesterScope`). */
+export function requesterOf(scope: Scope): Requester {
+  return {
+    actor: scope.actor,
+    surface: scope.surface ?? 'system',
+    ...(scope.chatUser ? { chatUser: scope.chatUser } : {}),
+  };
+}
+
+/**
+ * The scope an entry for work the system carried out is written in: the requester it kept, so the
+ * trail names the key (or person, or chat user) that asked; the system's own when none was kept
+ * (documents stored before requesters were).
+ */
+export function requesterScope(
+  owner: { workspaceId: string; accountId: string },
+  requester: Requester | undefined,
+): Scope {
+  const { workspaceId, accountId } = owner;
+  if (!requester) return { workspaceId, accountId, actor: { type: 'system' } };
+  return { workspaceId, accountId, ...requester };
 }

@@ -27,14 +27,7 @@ export function auditLinkChange(
   action: 'chat.linked' | 'chat.unlinked' | 'chat.link_changed',
   details: AuditDetails = {},
 ): Promise<void> {
-  const chatUser: ChatUser = { platform: link.platform, id: person.id, name: person.name };
-  const scope: Scope = {
-    workspaceId: link.workspaceId,
-    accountId: '',
-    actor: { type: 'api_key', keyId: link.apiKeyId, userId: link.linkedByUserId },
-    surface: link.platform,
-    chatUser,
-  };
+  const scope = linkPersonScope(link, person);
   const facts = { platform: link.platform, teamId: link.teamId, ...details };
   const digest = createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 8);
   return recordAudit(deps, scope, {
@@ -43,6 +36,21 @@ export function auditLinkChange(
     details: facts,
     occurrence: `${deps.now().toISOString()}:${digest}`,
   });
+}
+
+/**
+ * The scope of a change a person makes to a link by a command: the link's key (whatever became of it
+ * since), through the link's platform, on behalf of that person.
+ */
+export function linkPersonScope(link: ChatLinkDoc, person: ChatPerson): Scope {
+  const chatUser: ChatUser = { platform: link.platform, id: person.id, name: person.name };
+  return {
+    workspaceId: link.workspaceId,
+    accountId: '',
+    actor: { type: 'api_key', keyId: link.apiKeyId, userId: link.linkedByUserId },
+    surface: link.platform,
+    chatUser,
+  };
 }
 
 /** The settings `after` changed from `before`, in the entry's plain facts (approvers as a list of ids). */

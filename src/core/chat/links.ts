@@ -2,7 +2,13 @@ import type { CoreDeps, Scope } from '../context.js';
 import { authenticateApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { AppError } from '../errors.js';
 import type { ChatLinkDoc, ChatLoginDoc, ChatPlatform } from './documents.js';
-import { auditLinkChange, changedSettings, type ChatPerson, type LinkSettings } from './link-audit.js';
+import {
+  auditLinkChange,
+  changedSettings,
+  linkPersonScope,
+  type ChatPerson,
+  type LinkSettings,
+} from './link-audit.js';
 import { ChatRefusal, withChatLease } from './refusal.js';
 
 export function linkIdOf(platform: ChatPlatform, teamId: string): string {
@@ -70,8 +76,8 @@ export async function storeLink(deps: CoreDeps, login: ChatLoginDoc, apiKey: str
       updatedAt: now,
     };
     await deps.db.chatLinks.replaceOne({ _id: id }, link, { upsert: true });
-    if (previous) await revokeQuietly(deps, previous);
     const person = { id: login.chatUserId, name: login.chatUserName ?? login.chatUserId };
+    if (previous) await revokeQuietly(deps, previous, person);
     // Linked to another workspace: the one it leaves sees it go.
     if (previous && !kept) await auditLinkChange(deps, previous, person, 'chat.unlinked', { relinkedElsewhere: true });
     await auditLinkChange(deps, link, person, 'chat.linked', { relinked: kept !== null });
@@ -82,7 +88,7 @@ export async function storeLink(deps: CoreDeps, login: ChatLoginDoc, apiKey: str
 export async function unlink(deps: CoreDeps, link: ChatLinkDoc, person: ChatPerson): Promise<void> {
   requireApprover(link, person.id);
   await withChatLease(deps, `chat-link:${link._id}`, async () => {
-    await revokeQuietly(deps, link);
+    await revokeQuietly(deps, link, person);
     const removed = await deps.db.chatLinks.deleteOne({ _id: link._id });
     if (removed.deletedCount > 0) await auditLinkChange(deps, link, person, 'chat.unlinked');
   });
@@ -128,15 +134,10 @@ export async function changeApprovers(
   return changed.approvers;
 }
 
-async function revokeQuietly(deps: CoreDeps, link: ChatLinkDoc): Promise<void> {
-  const owner: Scope = {
-    workspaceId: link.workspaceId,
-    accountId: '',
-    actor: { type: 'system' },
-    surface: link.platform,
-  };
+/** Revokes the link's key, as the person whose command (logout, a login elsewhere) ended the link. */
+async function revokeQuietly(deps: CoreDeps, link: ChatLinkDoc, person: ChatPerson): Promise<void> {
   try {
-    await revokeApiKey(deps, owner, link.apiKeyId);
+    await revokeApiKey(deps, linkPersonScope(link, person), link.apiKeyId);
   } catch (error) {
     // Already gone with its workspace: nothing left to revoke.
     if (!(error instanceof AppError && error.code === 'not_found')) throw error;

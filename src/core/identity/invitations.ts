@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Surface } from '../actor.js';
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { claimLease } from '../db/leases.js';
 import type { InvitationDoc, MembershipRole } from './documents.js';
 import { AppError, notFound } from '../errors.js';
-import { roleOf } from './memberships.js';
+import { auditJoin, roleOf } from './memberships.js';
 import { normalizeEmail } from './schema.js';
 import { hashSecret, newSecretToken } from './tokens.js';
 
@@ -53,6 +55,11 @@ export async function createInvitation(
     revokedAt: null,
   };
   await deps.db.invitations.insertOne(doc);
+  await recordAudit(deps, scope, {
+    action: 'invitation.created',
+    subject: { type: 'invitation', id: doc._id },
+    details: { role: doc.role, email: doc.email },
+  });
   return { token, invitation: toView(doc) };
 }
 
@@ -69,13 +76,14 @@ export function invitationLeaseKey(invitationId: string): string {
 }
 
 /**
- * Makes `userId` a member through the invitation `token`. Single use is decided by claiming
+ * Makes `userId` a member through the invitation `token`, on the web pages unless `surface` says
+ * otherwise (`POST /auth/signup` with an invitation). Single use is decided by claiming
  * the lease `invite:<id>` (one unique insert), not by reading `acceptedAt`, so two people
  * racing with one link cannot both get in.
  */
 export async function acceptInvitation(
   deps: CoreDeps,
-  input: { token: string; userId: string },
+  input: { token: string; userId: string; surface?: Surface | undefined },
 ): Promise<AcceptedInvitation> {
   const invitation = await findUsableInvitation(deps, input.token);
   const user = await deps.db.users.findOne({ _id: input.userId });
@@ -90,14 +98,25 @@ export async function acceptInvitation(
   if (!(await claimLease(deps.db, invitationLeaseKey(invitation._id), { holder: user._id, now }))) {
     throw notFound('Invitation');
   }
+  const membershipId = randomUUID();
   await deps.db.memberships.insertOne({
-    _id: randomUUID(),
+    _id: membershipId,
     workspaceId: invitation.workspaceId,
     userId: user._id,
     role: invitation.role,
     createdAt: now,
   });
   await deps.db.invitations.updateOne({ _id: invitation._id }, { $set: { acceptedAt: now, acceptedBy: user._id } });
+  await auditJoin(
+    deps,
+    {
+      workspaceId: invitation.workspaceId,
+      accountId: invitation.accountId,
+      userId: user._id,
+      surface: input.surface ?? 'web',
+    },
+    { membershipId, role: invitation.role, via: 'invitation', invitationId: invitation._id },
+  );
   deps.logger.info(
     { invitationId: invitation._id, userId: user._id, workspaceId: invitation.workspaceId },
     'invitation accepted',
@@ -122,6 +141,7 @@ export async function revokeInvitation(deps: CoreDeps, scope: Scope, invitationI
     { $set: { revokedAt: deps.now() } },
   );
   if (result.matchedCount === 0) throw notFound('Invitation');
+  await recordAudit(deps, scope, { action: 'invitation.revoked', subject: { type: 'invitation', id: invitationId } });
 }
 
 async function assertOwner(deps: CoreDeps, scope: Scope): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Surface } from '../actor.js';
+import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { MembershipRole } from './documents.js';
 import { notFound } from '../errors.js';
@@ -63,4 +65,27 @@ export async function listMembers(deps: CoreDeps, scope: Scope): Promise<MemberV
       joinedAt: m.createdAt,
     }))
     .sort((a, b) => (a.role === b.role ? a.joinedAt.getTime() - b.joinedAt.getTime() : a.role === 'owner' ? -1 : 1));
+}
+
+/**
+ * Records that a person became a member of a workspace, as that person (the one whose action made
+ * them a member: accepting an invitation, or taking over the scripted workspace at the first sign-up).
+ */
+export function auditJoin(
+  deps: CoreDeps,
+  who: { workspaceId: string; accountId: string; userId: string; surface: Surface },
+  membership: { membershipId: string; role: MembershipRole; via: 'invitation' | 'first_owner'; invitationId?: string },
+): Promise<void> {
+  const { workspaceId, accountId, userId, surface } = who;
+  return recordAudit(
+    deps,
+    { workspaceId, accountId, actor: { type: 'user', userId }, surface },
+    {
+      action: 'member.joined',
+      subject: { type: 'member', id: userId },
+      details: { role: membership.role, via: membership.via, invitationId: membership.invitationId ?? null },
+      // A person may join, leave and join again: each membership is its own entry.
+      occurrence: membership.membershipId,
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Surface } from '../actor.js';
 import type { CoreDeps } from '../context.js';
 import type { MembershipRole } from './documents.js';
 import { claimLease, isLeaseHeld, releaseLease, type Lease } from '../db/leases.js';
@@ -22,6 +23,8 @@ export interface SignUpOptions {
   plan?: string;
   /** The client's address; when given, sign-ups are limited per address. */
   address?: string | undefined;
+  /** Where the person signed up, for the audit trail when they join an existing workspace; the web pages by default. */
+  surface?: Surface;
 }
 
 /** Sign-ups one address may make per hour (each costs a deliberately slow password hash). */
@@ -73,13 +76,13 @@ export async function signUp(
     const user = await createUser(deps, { id: userId, email, name: input.name, passwordHash });
 
     if (invitation && input.invitation !== undefined) {
-      const joined = await acceptInvitation(deps, { token: input.invitation, userId });
+      const joined = await acceptInvitation(deps, { token: input.invitation, userId, surface: options.surface });
       return { user: toUserView(user), ...joined, via: 'invitation' };
     }
     // A workspace a script made before anyone signed up becomes the first person's, keys and all.
     const scripted = firstOwner ? await findUnclaimedScriptedWorkspace(deps) : null;
     if (scripted) {
-      await adoptScriptedWorkspace(deps, scripted.workspace._id, userId);
+      await adoptScriptedWorkspace(deps, scripted.workspace, userId, options.surface ?? 'web');
       deps.logger.info({ userId, workspaceId: scripted.workspace._id }, 'first owner took over the scripted workspace');
       return {
         user: toUserView(user),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordAudit, requesterOf } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
 import type { PlatformDoc } from '../platforms/documents.js';
@@ -180,6 +181,7 @@ async function commit(
     delayInMinutes: null,
     dueAt: state === 'QUEUE' ? scheduledFor : null,
     createdAt: now,
+    ...(state === 'QUEUE' ? { requestedBy: requesterOf(scope) } : {}),
     // A draft waits for a person: its event, stored with it, is what puts it in front of approvers.
     ...(state === 'DRAFT'
       ? {
@@ -225,6 +227,11 @@ async function commit(
     await refundPostCap(deps, root);
     throw error;
   }
+  await recordAudit(deps, scope, {
+    action: 'post.created',
+    subject: { type: 'post', id: rootId },
+    details: { mode: input.mode, platformId: platform._id, replies: children.length },
+  });
   if (state === 'QUEUE') await enqueueOrLeaveToSweep(deps, root);
   void relayEvents(deps, root.events ?? []);
   return { root: toPost(root), children: children.map((child) => toPost(child)) };

@@ -1,5 +1,6 @@
 // Stored documents of posts. Ids are UUID strings kept in `_id`.
 
+import type { Requester } from '../actor.js';
 import type { DomainEvent } from '../events/documents.js';
 
 /** Where a post is in its life; PUBLISHING is the engine's: an attempt was claimed and runs. */
@@ -38,6 +39,11 @@ export interface PostDoc {
   capSpend: { id: string; pool: string; period: string; slot: number } | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * A root's requester of publishing: whoever created it to publish or approved the draft (absent on
+   * drafts and on posts stored before it was kept); the audit entry of its publication names them.
+   */
+  requestedBy?: Requester;
   /** A root's events (draft created, published, failed), written with the change they describe (src/core/events). */
   events?: DomainEvent[];
 }

@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record.js';
+import { recordAudit, requesterOf } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
 import { AppError, type IssueDetail } from '../errors.js';
@@ -29,6 +29,8 @@ export async function publishDraft(deps: CoreDeps, scope: Scope, input: PublishP
     const replies = group.children.map((child) => ({ text: child.content }));
     const settings = await checkedSettings(deps, scope, draft, input, content, replies);
     const capSpend = await spendPostCap(deps, scope, draft._id);
+    // The engine publishes later; the trail's entry for it names whoever approved it here.
+    const requestedBy = requesterOf(scope);
     const queued: PostDoc = {
       ...draft,
       content,
@@ -37,6 +39,7 @@ export async function publishDraft(deps: CoreDeps, scope: Scope, input: PublishP
       scheduledFor,
       dueAt: scheduledFor,
       capSpend,
+      requestedBy,
       updatedAt: now,
     };
     try {
@@ -46,7 +49,18 @@ export async function publishDraft(deps: CoreDeps, scope: Scope, input: PublishP
       }
       await deps.db.posts.updateOne(
         { _id: draft._id },
-        { $set: { content, settings, state: 'QUEUE', scheduledFor, dueAt: scheduledFor, capSpend, updatedAt: now } },
+        {
+          $set: {
+            content,
+            settings,
+            state: 'QUEUE',
+            scheduledFor,
+            dueAt: scheduledFor,
+            capSpend,
+            requestedBy,
+            updatedAt: now,
+          },
+        },
       );
     } catch (error) {
       await refundPostCap(deps, queued);

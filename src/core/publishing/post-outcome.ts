@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/record.js';
+import { recordAudit, requesterScope } from '../audit/record.js';
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
@@ -56,7 +56,8 @@ export async function markPublished(
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
   if (event) {
-    const scope = { workspaceId: post.workspaceId, accountId: post.accountId, actor: { type: 'system' as const } };
+    // Named after whoever asked for it (created it to publish, or approved it): the engine only carried it out.
+    const scope = requesterScope(post, post.requestedBy);
     const details = { releaseId: release.releaseId, releaseUrl: release.releaseUrl };
     await recordAudit(deps, scope, { action: 'post.published', subject: { type: 'post', id: post._id }, details });
   }

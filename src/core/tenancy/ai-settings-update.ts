@@ -4,6 +4,7 @@ import type { AiSettings } from './documents.js';
 import { AppError, notFound } from '../errors.js';
 import { roleOf } from '../identity/memberships.js';
 import { DEFAULT_AI_SETTINGS } from './ai-settings.js';
+import { auditAiSettingsChange } from './ai-settings-audit.js';
 
 /** The languages with first-class support (spec, slides/caption); other ISO codes pass through. */
 export const FIRST_CLASS_LANGUAGES = Object.freeze([
@@ -81,11 +82,13 @@ export async function updateAiSettings(deps: CoreDeps, scope: Scope, input: AiSe
     defaultCaptionSize: input.defaultCaptionSize,
     defaultUseTopHooks: input.defaultUseTopHooks,
   };
+  const before = await getAiSettings(deps, scope);
   const result = await deps.db.workspaces.updateOne(
     { _id: scope.workspaceId },
     { $set: { ai: settings, updatedAt: deps.now() } },
   );
   if (result.matchedCount === 0) throw notFound('Workspace');
   deps.logger.info({ workspaceId: scope.workspaceId }, 'workspace AI settings updated');
+  await auditAiSettingsChange(deps, scope, before, settings);
   return settings;
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Surface } from '../actor.js';
 import type { CoreDeps } from '../context.js';
+import { auditJoin } from '../identity/memberships.js';
 import type { WorkspaceDoc } from './documents.js';
 
 /** The workspace `postdeck admin bootstrap` makes when it runs before anyone has signed up. */
@@ -21,12 +23,23 @@ export async function findUnclaimedScriptedWorkspace(
 }
 
 /** Makes `userId` an owner of the scripted workspace: the install's first person takes it over. */
-export async function adoptScriptedWorkspace(deps: CoreDeps, workspaceId: string, userId: string): Promise<void> {
+export async function adoptScriptedWorkspace(
+  deps: CoreDeps,
+  workspace: WorkspaceDoc,
+  userId: string,
+  surface: Surface,
+): Promise<void> {
+  const membershipId = randomUUID();
   await deps.db.memberships.insertOne({
-    _id: randomUUID(),
-    workspaceId,
+    _id: membershipId,
+    workspaceId: workspace._id,
     userId,
     role: 'owner',
     createdAt: deps.now(),
   });
+  await auditJoin(
+    deps,
+    { workspaceId: workspace._id, accountId: workspace.accountId, userId, surface },
+    { membershipId, role: 'owner', via: 'first_owner' },
+  );
 }

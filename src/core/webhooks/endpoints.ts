@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { auditWebhookChange } from '../audit/webhook-audit.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
 import { resolveTarget } from './address-guard.js';
@@ -31,6 +32,7 @@ export async function createWebhook(
     createdAt: deps.now(),
   };
   await deps.db.webhookEndpoints.insertOne(doc);
+  await auditWebhookChange(deps, scope, 'webhook.created', doc);
   return { ...webhookView(doc), secret };
 }
 
@@ -43,6 +45,7 @@ export async function listWebhooks(deps: CoreDeps, scope: Scope): Promise<{ webh
 export async function deleteWebhook(deps: CoreDeps, scope: Scope, id: string): Promise<void> {
   const removed = await deps.db.webhookEndpoints.deleteOne({ _id: id, workspaceId: scope.workspaceId });
   if (removed.deletedCount === 0) throw webhookNotFound();
+  await auditWebhookChange(deps, scope, 'webhook.deleted', { _id: id });
   await deps.db.webhookDeliveries.deleteMany({ endpointId: id, workspaceId: scope.workspaceId });
 }
 

@@ -31,7 +31,7 @@ export function createAuthRouter(options: AuthRouterOptions): Router<AppState> {
 
   router.post('/signup', async (ctx) => {
     const body = validate(SignUpInputSchema, (await readJsonBody(ctx, bodyLimitBytes)) ?? {}, 'body');
-    const result = await signUp(deps, body, { openSignup: options.openSignup, address: ctx.ip });
+    const result = await signUp(deps, body, { openSignup: options.openSignup, address: ctx.ip, surface: 'rest' });
     const session = await createSession(deps, result.user.id);
     noStore(ctx);
     ctx.status = 201;

@@ -7,6 +7,7 @@ import { renderTable } from './table.js';
 
 /** Each action as the page says it. */
 export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
+  'post.created': 'Created a post',
   'post.approved': 'Approved a post',
   'post.rejected': 'Rejected a draft',
   'post.published': 'Post published',
@@ -20,6 +21,12 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'chat.linked': 'Linked a Slack or Discord workspace',
   'chat.unlinked': 'Unlinked a Slack or Discord workspace',
   'chat.link_changed': 'Changed a chat link’s settings',
+  'webhook.created': 'Added a webhook endpoint',
+  'webhook.deleted': 'Deleted a webhook endpoint',
+  'invitation.created': 'Created an invitation',
+  'invitation.revoked': 'Withdrew an invitation',
+  'member.joined': 'Joined the workspace',
+  'ai_settings.changed': 'Changed the AI settings',
 };
 
 const SURFACE_LABELS: Readonly<Record<AuditEntry['surface'], string>> = {
@@ -61,9 +68,10 @@ export function auditView(view: AuditView): SafeHtml {
   });
   return markup`<h1>Audit trail of ${view.workspaceName}</h1>
     <p class="muted">
-      Who approved, rejected, published or deleted posts, changed the plan, created or revoked API keys, granted OAuth
-      access, connected or disconnected TikTok accounts, and linked, changed or unlinked Slack and Discord workspaces.
-      Only the workspace's owners see this page.
+      Who created, approved, rejected or deleted posts (and who asked for each one published), changed the plan or the
+      AI settings, created or revoked API keys, granted OAuth access, added or deleted webhook endpoints, invited people
+      or joined, connected or disconnected TikTok accounts, and linked, changed or unlinked Slack and Discord
+      workspaces. Only the workspace's owners see this page.
     </p>
     <form method="get" action="/audit" class="when">
       <input type="hidden" name="ws" value="${view.workspaceId}" />
@@ -94,6 +102,15 @@ function subject(entry: AuditEntry): SafeHtml {
 }
 
 function actor(entry: AuditEntry, view: AuditView): SafeHtml {
+  const asker = whoAsked(entry, view);
+  // The engine publishes; the entry names whoever asked for it.
+  if (entry.action === 'post.published' && entry.actor.type !== 'system') {
+    return markup`<span class="muted">Postdeck, as asked by</span><br />${asker}`;
+  }
+  return asker;
+}
+
+function whoAsked(entry: AuditEntry, view: AuditView): SafeHtml {
   const { actor: who } = entry;
   const person = who.userId ? (view.userNames.get(who.userId) ?? 'a former member') : null;
   const chat = who.chatUser ? markup`${who.chatUser.name} <span class="muted">(${who.chatUser.platform})</span>` : null;
