@@ -53,6 +53,11 @@ describe('chat links in the audit trail', () => {
     expect(await entriesOf('chat.unlinked')).toMatchObject([
       { ...bySlack, details: { platform: 'slack', teamId: s.team.id } },
     ]);
+    // The logout revoked the link's key: as the person who typed it, not as Postdeck itself.
+    const { subject: _subject, ...asAna } = bySlack;
+    expect(await entriesOf('api_key.revoked')).toMatchObject([
+      { ...asAna, subject: { type: 'api_key', id: link!.apiKeyId } },
+    ]);
   });
 
   it('a relink of the same workspace is its own entry, marked relinked', SLOW, async () => {

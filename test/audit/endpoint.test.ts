@@ -161,8 +161,13 @@ describe('GET /public/v1/audit', () => {
     const listed = await call(server, tenant.apiKey, 'GET', '/audit');
     expect(listed.status).toBe(200);
     const entries = (listed.body as { entries: Entry[] }).entries;
-    // The tenant's key was minted, then its TikTok account connected (by the system), then the draft approved.
-    expect(entries.map((e) => e.action)).toEqual(['post.approved', 'platform.connected', 'api_key.created']);
+    // The tenant's key was minted, then its TikTok account connected (by the system), then the draft created and approved.
+    expect(entries.map((e) => e.action)).toEqual([
+      'post.approved',
+      'post.created',
+      'platform.connected',
+      'api_key.created',
+    ]);
     expect(entries[0]).toMatchObject({ surface: 'rest', subject: { type: 'post', id: draftId } });
     expect(entries.map((e) => e.subject.id)).not.toContain(other.draftId);
 
@@ -172,10 +177,14 @@ describe('GET /public/v1/audit', () => {
     const byUser = await call(server, tenant.apiKey, 'GET', `/audit?actor=${tenant.userId}`);
     expect((byUser.body as { entries: Entry[] }).entries.map((e) => e.action)).toEqual([
       'post.approved',
+      'post.created',
       'api_key.created',
     ]);
     const byKey = await call(server, tenant.apiKey, 'GET', `/audit?actor=${keyId}`);
-    expect((byKey.body as { entries: Entry[] }).entries.map((e) => e.action)).toEqual(['post.approved']);
+    expect((byKey.body as { entries: Entry[] }).entries.map((e) => e.action)).toEqual([
+      'post.approved',
+      'post.created',
+    ]);
   });
 
   it('pages newest first with cursor, each entry once', async () => {
@@ -195,10 +204,11 @@ describe('GET /public/v1/audit', () => {
     expect(seen.map((e) => e.action)).toEqual([
       'api_key.created',
       'post.approved',
+      'post.created',
       'platform.connected',
       'api_key.created',
     ]);
-    expect(new Set(seen.map((e) => e.id)).size).toBe(4);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(5);
     const times = seen.map((e) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });

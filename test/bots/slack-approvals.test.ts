@@ -130,7 +130,7 @@ describe('Slack approval cards', () => {
     expect(await tiktokPostsWith('Caption after the edit #slack')).toHaveLength(1);
     await eventually(() => card.text.startsWith('Published on TikTok'));
     expect(JSON.stringify(card.blocks)).toContain('<@U0BEN> edited the caption');
-    // The audit trail: Ana approved through Slack with the link's key; Postdeck itself published.
+    // The audit trail: Ana approved through Slack with the link's key; Postdeck published as she asked.
     expect(await auditOf(postId, 'post.approved')).toMatchObject([
       { surface: 'slack', actor: { type: 'api_key' }, chatUser: { platform: 'slack', id: 'U0ANA', name: 'ana' } },
     ]);
@@ -138,7 +138,9 @@ describe('Slack approval cards', () => {
       const entries = await auditOf(postId, 'post.published');
       return entries.length > 0 ? entries : null;
     });
-    expect(published).toMatchObject([{ surface: 'system', actor: { type: 'system' } }]);
+    expect(published).toMatchObject([
+      { surface: 'slack', actor: { type: 'api_key' }, chatUser: { platform: 'slack', id: 'U0ANA', name: 'ana' } },
+    ]);
   });
 
   it('rejects: the draft is deleted and the card says who rejected it', SLOW, async () => {

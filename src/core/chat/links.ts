@@ -2,13 +2,7 @@ import type { CoreDeps, Scope } from '../context.js';
 import { authenticateApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { AppError } from '../errors.js';
 import type { ChatLinkDoc, ChatLoginDoc, ChatPlatform } from './documents.js';
-import {
-  auditLinkChange,
-  changedSettings,
-  linkPersonScope,
-  type ChatPerson,
-  type LinkSettings,
-} from './link-audit.js';
+import { auditLinkChange, changedSettings, linkPersonScope, type ChatPerson, type LinkSettings } from './link-audit.js';
 import { ChatRefusal, withChatLease } from './refusal.js';
 
 export function linkIdOf(platform: ChatPlatform, teamId: string): string {
