@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { recordAudit, requesterScope } from '../../src/core/audit/record.js';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
 import { auditLinkChange } from '../../src/core/chat/link-audit.js';
 import type { ChatLinkDoc } from '../../src/core/chat/documents.js';
@@ -98,6 +99,23 @@ describe('entries of other surfaces, as the page shows them', () => {
     expect(page).toContain('@ana<span class="muted">(slack)</span>');
     expect(page).toContain('with the key “Slack: acme”');
     expect(page).toContain('Europe/Berlin');
+  });
+
+  it('shows a post published for a key as Postdeck acting as the key asked', async () => {
+    const { view } = await mintApiKey(t.deps, { ...owner.scope, userId: owner.user.id, name: 'Agent key' });
+    const asker = {
+      actor: { type: 'api_key' as const, keyId: view.id, userId: owner.user.id },
+      surface: 'mcp' as const,
+    };
+    await recordAudit(t.deps, requesterScope(owner.scope, asker), {
+      action: 'post.published',
+      subject: { type: 'post', id: 'c0ffee00-0000-4000-8000-000000000001' },
+      details: { releaseId: '7301' },
+    });
+    const page = decodeEntities((await browser.get(`/audit?ws=${owner.workspaceId}&action=post.published`)).text);
+    expect(page).toContain('data-label="What">Post published');
+    expect(page).toContain('Postdeck, as asked by');
+    expect(page).toContain('with the key “Agent key”');
   });
 });
 
