@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { AppError } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import type { IngestedFile } from './ingest.js';
-import { readImageSize } from './preview.js';
+import { DECODE_OPTIONS } from './preview.js';
 import { newStorageKey } from './store.js';
 
 /**
@@ -25,13 +25,14 @@ export type StorableFile = IngestedFile & { convertedFrom: 'image/png' | null };
  * Makes an ingested file storable as it is: a PNG is converted to JPEG in the store (upright,
  * transparency on white, colours in sRGB) and its bytes replaced by the JPEG's; anything else is
  * kept. An image too large or broken to decode is `invalid_media_file`; on any failure nothing
- * new stays in the store (the caller still owns and discards the ingested bytes).
+ * new stays in the store (the caller still owns and discards the ingested bytes). The caller has
+ * checked the pixel cap from the header and holds a decode slot; libvips reads the PNG in
+ * sequence and writes the JPEG as rows arrive, so the whole image is never held as pixels.
  */
 export async function makeStorable(media: MediaDeps, file: IngestedFile): Promise<StorableFile> {
   if (file.mimeType !== 'image/png') return { ...file, convertedFrom: null };
-  await readImageSize(media.store, file.storageKey);
   const storageKey = newStorageKey();
-  const converter = sharp()
+  const converter = sharp({ ...DECODE_OPTIONS, sequentialRead: true })
     .rotate()
     .flatten({ background: TRANSPARENCY_BACKGROUND })
     .toColourspace('srgb')
