@@ -27,12 +27,12 @@ export type StorableFile = IngestedFile & { convertedFrom: 'image/png' | null };
  * kept. An image too large or broken to decode is `invalid_media_file`; on any failure nothing
  * new stays in the store (the caller still owns and discards the ingested bytes). The caller has
  * checked the pixel cap from the header and holds a decode slot; libvips reads the PNG in
- * sequence and writes the JPEG as rows arrive, so the whole image is never held as pixels.
+ * sequence (sharp's default access) and writes the JPEG as rows arrive, so the whole image is never held as pixels.
  */
 export async function makeStorable(media: MediaDeps, file: IngestedFile): Promise<StorableFile> {
   if (file.mimeType !== 'image/png') return { ...file, convertedFrom: null };
   const storageKey = newStorageKey();
-  const converter = sharp({ ...DECODE_OPTIONS, sequentialRead: true })
+  const converter = sharp(DECODE_OPTIONS)
     .rotate()
     .flatten({ background: TRANSPARENCY_BACKGROUND })
     .toColourspace('srgb')
