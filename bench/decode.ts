@@ -190,7 +190,7 @@ async function freePort(): Promise<number> {
 }
 
 async function waitForOk(url: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
+  for (let i = 0; i < 6000; i++) {
     try {
       if ((await fetch(url)).ok) return;
     } catch {

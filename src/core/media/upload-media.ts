@@ -45,11 +45,11 @@ export async function createUploadedMedia(
     let kept: StorableFile;
     if (mediaType === 'image') {
       // The pixel cap from the header first, so an image bomb is refused without waiting for a slot.
-      await readImageSize(media.store, file.storageKey);
+      const size = await readImageSize(media.store, file.storageKey);
       // A request is refused when the decode queue is full; Postdeck's own images wait their turn.
       const whenBusy = source === 'upload' ? 'refuse' : 'wait';
       const { converted, facts } = await media.decodes.run(async () => {
-        stored = await makeStorable(media, file);
+        stored = await makeStorable(media, file, size.width * size.height);
         return { converted: stored, facts: await describeImage(media.store, stored.storageKey) };
       }, whenBusy);
       kept = converted;
