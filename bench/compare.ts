@@ -60,6 +60,22 @@ const BENCHES: Record<string, { keys: KeyFigure[]; fromText(output: string): Fig
       };
     },
   },
+  upload: {
+    keys: [
+      { name: 'upload_mb_per_s', better: 'higher' },
+      { name: 'rss_growth_mb', better: 'lower' },
+    ],
+    fromText(output) {
+      const speed = /upload through HTTP\s+([\d.]+) MB\/s/.exec(output);
+      const copy = /baseline: stream copy on the same disk\s+([\d.]+) MB\/s/.exec(output);
+      const growth = /server RSS growth\s+([\d.]+) MB/.exec(output);
+      return {
+        ...(speed ? { upload_mb_per_s: +speed[1]! } : {}),
+        ...(copy ? { copy_mb_per_s: +copy[1]! } : {}),
+        ...(growth ? { rss_growth_mb: +growth[1]! } : {}),
+      };
+    },
+  },
 };
 
 async function main(): Promise<void> {

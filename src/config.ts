@@ -36,6 +36,8 @@ const EnvSchema = z
     MEDIA_MAX_IMAGE_BYTES: positiveInt.default(20 * 1024 * 1024),
     MEDIA_MAX_VIDEO_BYTES: positiveInt.default(4 * 1024 * 1024 * 1024),
     MEDIA_STORE: z.enum(['local', 's3']).default('local'),
+    DECODE_CONCURRENCY: positiveInt.optional(),
+    DECODE_QUEUE: z.coerce.number().int().min(0).default(8),
     S3_BUCKET: z.string().min(3).optional(),
     S3_PREFIX: z.string().default(''),
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -109,6 +111,8 @@ export interface Config extends MetricsSettings, OperationsSettings {
     readonly publicBaseUrl: string;
     readonly maxImageBytes: number;
     readonly maxVideoBytes: number;
+    /** Image decodes at once in this process (one per core by default) and how many more may wait. */
+    readonly decodes: { readonly slots: number; readonly queue: number };
   };
   readonly logLevel: string;
   /** `auto`: readable lines on a terminal, JSON lines otherwise. */
@@ -224,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       publicBaseUrl: vars.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? publicUrl,
       maxImageBytes: vars.MEDIA_MAX_IMAGE_BYTES,
       maxVideoBytes: vars.MEDIA_MAX_VIDEO_BYTES,
+      decodes: { slots: vars.DECODE_CONCURRENCY ?? os.availableParallelism(), queue: vars.DECODE_QUEUE },
     },
     logLevel: vars.LOG_LEVEL,
     logFormat: vars.LOG_FORMAT,

@@ -6,6 +6,7 @@ import { resolveSecretKey } from '../core/crypto/key-file.js';
 import { createSecretBox } from '../core/crypto/secret-box.js';
 import { collectionsOf, ensureIndexes } from '../core/db/collections.js';
 import { createJobRunner, type JobRunner } from '../core/jobs/job-runner.js';
+import { createDecodeGate } from '../core/media/decode-gate.js';
 import { postsUsingMedia } from '../core/media/in-use.js';
 import { openMediaStore } from '../core/media/open-store.js';
 import type { AiProviderConfig } from '../core/providers/openai/config.js';
@@ -100,6 +101,7 @@ export async function openCore(
       publicBaseUrl: config.media.publicBaseUrl,
       uploadBaseUrl: config.publicUrl,
       isInUse: postsUsingMedia(database.db),
+      decodes: createDecodeGate(config.media.decodes),
     },
   };
   const jobs = createJobRunner({

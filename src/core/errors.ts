@@ -26,6 +26,7 @@ export const ErrorCodes = Object.freeze({
   unsupported_media_type: 'unsupported_media_type',
   rate_limited: 'rate_limited',
   provider_error: 'provider_error',
+  server_busy: 'server_busy',
   shutting_down: 'shutting_down',
   database_unavailable: 'database_unavailable',
   internal_error: 'internal_error',

@@ -10,6 +10,7 @@ import type { CoreDeps } from '../../src/core/context.js';
 import { createJobRunner, type JobRunner } from '../../src/core/jobs/job-runner.js';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from '../../src/app/jobs.js';
 import type { MediaDeps } from '../../src/core/media/deps.js';
+import { createDecodeGate } from '../../src/core/media/decode-gate.js';
 import { postsUsingMedia } from '../../src/core/media/in-use.js';
 import { createLocalMediaStore } from '../../src/core/media/local-store.js';
 import { DEFAULT_PLANS, type PlanTable } from '../../src/core/plans.js';
@@ -108,6 +109,8 @@ export async function openTestDatabase(
       publicBaseUrl: 'http://localhost',
       uploadBaseUrl: 'http://localhost',
       isInUse: postsUsingMedia(db),
+      // The server's defaults: one decode per core, eight more waiting.
+      decodes: createDecodeGate({ slots: os.availableParallelism(), queue: 8 }),
       ...options.media,
     },
   };

@@ -1,3 +1,4 @@
+import type { DecodeGate } from './decode-gate.js';
 import type { MediaStore } from './store.js';
 
 /** Size limits per media type, in bytes (MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES). */
@@ -16,4 +17,6 @@ export interface MediaDeps {
   readonly uploadBaseUrl: string;
   /** Whether a scheduled or queued post still uses the media (deletion is refused then). */
   readonly isInUse: (workspaceId: string, mediaId: string) => Promise<boolean>;
+  /** This process's limit on image decodes at once (DECODE_CONCURRENCY, DECODE_QUEUE). */
+  readonly decodes: DecodeGate;
 }

@@ -31,7 +31,14 @@ export const uploadMediaOperation = defineOperation({
   input: UploadMediaInputSchema,
   output: MediaSchema,
   result: 'the new media object',
-  errors: ['invalid_media_file', 'invalid_request', 'not_found', 'payload_too_large', 'unsupported_media_type'],
+  errors: [
+    'invalid_media_file',
+    'invalid_request',
+    'not_found',
+    'payload_too_large',
+    'unsupported_media_type',
+    'server_busy',
+  ],
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: (deps, scope, { file, ...fields }) =>
     createUploadedMedia(deps, deps.media, scope, file, { ...fields, uploadedName: file.uploadedName }),

@@ -4,6 +4,7 @@ import type { CoreDeps } from '../context.js';
 import type { MediaDoc, MediaRenditionDoc, MediaRenditionKind } from './documents.js';
 import { AppError, isDuplicateKeyError, notFound } from '../errors.js';
 import { TRANSPARENCY_BACKGROUND } from './convert-png.js';
+import { DECODE_OPTIONS } from './preview.js';
 import { newStorageKey, type MediaStore } from './store.js';
 import { publicUrlOf } from './view.js';
 
@@ -36,7 +37,8 @@ export interface FittedJpeg {
 export async function renderFittingJpeg(source: Readable, fit: JpegFit): Promise<FittedJpeg> {
   let pixels: { data: Buffer; info: OutputInfo };
   try {
-    const image = sharp({ failOn: 'error' });
+    // At most MAX_IMAGE_PIXELS, and JPEG and WebP shrink while they load: only the fitted size is held.
+    const image = sharp(DECODE_OPTIONS);
     source.once('error', (error) => image.destroy(error));
     source.pipe(image);
     const { width = 0, height = 0 } = (await image.metadata()).autoOrient;
@@ -95,7 +97,8 @@ export async function ensureRendition(
   // A caller may hold a document deleted since: its bytes are gone too, so say what happened.
   if (!(await mediaExists(deps, media._id))) throw notFound('Media');
   const store = deps.media.store;
-  const fitted = await render(await store.get(media.storageKey));
+  // Renditions are made for publishing, a job: it waits for a decode slot rather than failing.
+  const fitted = await deps.media.decodes.run(async () => render(await store.get(media.storageKey)), 'wait');
   const storageKey = newStorageKey();
   const stored = await store.put(storageKey, Readable.from([fitted.bytes]));
   const doc: MediaRenditionDoc = {

@@ -7,7 +7,7 @@ import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';
 import { makeStorable, type StorableFile } from './convert-png.js';
 import type { IngestedFile } from './ingest.js';
-import { describeImage } from './preview.js';
+import { describeImage, readImageSize } from './preview.js';
 import type { UploadFieldsSchema } from './schema.js';
 import { MEDIA_MIME_TYPES, mediaTypeOf } from './sniff.js';
 import { probeStoredVideo, type VideoFacts } from './video-probe.js';
@@ -39,19 +39,28 @@ export async function createUploadedMedia(
     const folderId = fields.folderId === undefined || fields.folderId === 'null' ? null : fields.folderId;
     if (folderId) await requireFolder(deps, scope, folderId);
 
-    stored = await makeStorable(media, file);
-    const mediaType = mediaTypeOf(stored.mimeType);
+    const mediaType = mediaTypeOf(file.mimeType);
     let thumbnailMetadata: Record<string, unknown> | null = null;
     let preview: MediaDoc['preview'] = null;
+    let kept: StorableFile;
     if (mediaType === 'image') {
-      const facts = await describeImage(media.store, stored.storageKey);
+      // The pixel cap from the header first, so an image bomb is refused without waiting for a slot.
+      const size = await readImageSize(media.store, file.storageKey);
+      // A request is refused when the decode queue is full; Postdeck's own images wait their turn.
+      const whenBusy = source === 'upload' ? 'refuse' : 'wait';
+      const { converted, facts } = await media.decodes.run(async () => {
+        stored = await makeStorable(media, file, size.width * size.height);
+        return { converted: stored, facts: await describeImage(media.store, stored.storageKey) };
+      }, whenBusy);
+      kept = converted;
       previewKey = facts.preview.storageKey;
       thumbnailMetadata = { width: facts.width, height: facts.height };
       preview = facts.preview;
     } else {
+      kept = stored = { ...file, convertedFrom: null };
       // Same place as an image's size: read from the store, only the parts that hold it.
-      const facts = await probeStoredVideo(media.store, stored.storageKey, stored.size, stored.mimeType);
-      requireReadableVideo(stored.mimeType, facts);
+      const facts = await probeStoredVideo(media.store, kept.storageKey, kept.size, kept.mimeType);
+      requireReadableVideo(kept.mimeType, facts);
       thumbnailMetadata = { ...facts };
     }
     const now = deps.now();
@@ -60,13 +69,13 @@ export async function createUploadedMedia(
       workspaceId: scope.workspaceId,
       source,
       status: 'READY',
-      storageKey: stored.storageKey,
+      storageKey: kept.storageKey,
       publicToken: randomBytes(16).toString('hex'),
-      mimeType: stored.mimeType,
-      ...(stored.convertedFrom ? { convertedFrom: stored.convertedFrom } : {}),
+      mimeType: kept.mimeType,
+      ...(kept.convertedFrom ? { convertedFrom: kept.convertedFrom } : {}),
       mediaType,
-      size: stored.size,
-      sha256: stored.sha256,
+      size: kept.size,
+      sha256: kept.sha256,
       originalFileName: fields.fileName ?? fields.uploadedName ?? defaultName(file.mimeType),
       folderId,
       thumbnailMetadata,

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import type { CoreDeps } from '../context.js';
 import type { MediaDoc } from '../media/documents.js';
 import { AppError } from '../errors.js';
+import { readImageSize } from '../media/preview.js';
 import { ensureRendition, renderFittingJpeg, renditionUrlOf, type JpegFit } from '../media/renditions.js';
 import { publicUrlOf } from '../media/view.js';
 
@@ -76,14 +76,12 @@ async function fitsTikTok(deps: CoreDeps, doc: MediaDoc): Promise<boolean> {
   return Math.min(width, height) <= TIKTOK_PHOTO_FIT.shortSide && Math.max(width, height) <= TIKTOK_PHOTO_FIT.longSide;
 }
 
-/** The pixel size recorded at upload, or read from the stored header for media made otherwise. */
+/**
+ * The pixel size recorded at upload, or read from the stored header for media made otherwise (no pixel
+ * decoded; more than the pixel cap is `invalid_media_file`).
+ */
 async function dimensionsOf(deps: CoreDeps, doc: MediaDoc): Promise<{ width: number; height: number }> {
   const { width, height } = doc.thumbnailMetadata ?? {};
   if (typeof width === 'number' && typeof height === 'number' && width > 0 && height > 0) return { width, height };
-  try {
-    const meta = await (await deps.media.store.get(doc.storageKey)).pipe(sharp()).metadata();
-    return { width: meta.width, height: meta.height };
-  } catch {
-    throw new AppError('invalid_media_file', `Media ${doc._id} could not be decoded`);
-  }
+  return readImageSize(deps.media.store, doc.storageKey);
 }

@@ -22,20 +22,26 @@ export async function compositeSlides(deps: CoreDeps, scope: Scope, input: Compo
   const made: CompositeResult['slides'] = [];
   const warnings: CompositeResult['warnings'] = [];
   let next = 0;
+  // Refused with server_busy only until the request's first slide gets a decode slot; then its slides wait.
+  let admitted = false;
   const lane = async (): Promise<void> => {
     while (next < slides.length) {
       const slide = slides[next++] as (typeof slides)[number];
       const source = sources.get(slide.mediaId) as MediaDoc;
       const textStyleId = slide.textStyleId ?? settings.defaultTextStyle;
-      const rendered = await renderSlide({
-        image: await readMediaBytes(deps, source.storageKey),
-        caption: slide.caption,
-        textStyleId,
-        captionSize: slide.captionSize ?? settings.defaultCaptionSize,
-        textEffect: slide.textEffect ?? 'outline',
-        role: slide.index === 0 ? 'hook' : 'body',
-        language: settings.defaultLanguage,
-      });
+      const render = async () => {
+        admitted = true;
+        return renderSlide({
+          image: await readMediaBytes(deps, source.storageKey),
+          caption: slide.caption,
+          textStyleId,
+          captionSize: slide.captionSize ?? settings.defaultCaptionSize,
+          textEffect: slide.textEffect ?? 'outline',
+          role: slide.index === 0 ? 'hook' : 'body',
+          language: settings.defaultLanguage,
+        });
+      };
+      const rendered = await deps.media.decodes.run(render, admitted ? 'wait' : 'refuse');
       const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
         source: 'composite',
         fileName: `slide-${slide.index + 1}.jpg`,

@@ -43,7 +43,7 @@ export const compositeSlidesOperation = defineOperation({
   output: CompositeResultSchema,
   result:
     'the new composited media in index order (each id with its publicUrl and previewUrl, to look at without another call), and per-slide warnings (text shrunk to fit, characters no font draws left out)',
-  errors: ['invalid_request', 'not_found'],
+  errors: ['invalid_request', 'not_found', 'invalid_media_file', 'server_busy'],
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: (deps, scope, input) => compositeSlides(deps, scope, input),
 });

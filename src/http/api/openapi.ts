@@ -71,7 +71,14 @@ function withUuidPatterns<T>(node: T): T {
 
 /** The PUT an upload URL takes (create upload URL hands it out); the link is its credential. */
 function registerUploadLinkPath(registry: OpenAPIRegistry): void {
-  const errors: ErrorCode[] = ['not_found', 'conflict', 'invalid_api_key', 'invalid_media_file', 'payload_too_large'];
+  const errors: ErrorCode[] = [
+    'not_found',
+    'conflict',
+    'invalid_api_key',
+    'invalid_media_file',
+    'payload_too_large',
+    'server_busy',
+  ];
   const responses: RouteConfig['responses'] = {
     201: { description: 'the new media object', content: { 'application/json': { schema: MediaSchema } } },
   };

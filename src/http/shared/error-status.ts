@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   internal_error: 500,
   provider_error: 502,
   ai_quota_exhausted: 503,
+  server_busy: 503,
   shutting_down: 503,
   database_unavailable: 503,
 });

@@ -119,7 +119,8 @@ async function finishSlide(
     await writer.slide(position, { generatedMediaId: media.id, imageSpend }, true);
   };
   const composite = async () => {
-    const rendered = await renderSlide({ ...caption, image: image.bytes });
+    // A job: it waits for a decode slot rather than failing when requests fill the queue.
+    const rendered = await deps.media.decodes.run(() => renderSlide({ ...caption, image: image.bytes }), 'wait');
     const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
       source: 'composite',
       fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,

@@ -1,4 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
+import { AppError } from '../../errors.js';
+import { requireWithinPixelCap } from '../../media/preview.js';
 import { buildLayer, effectInset, paintLayer, textColourOf, type CaptionLayer } from './effects.js';
 import { framedCanvas, frameFor } from './frame.js';
 import { FRAME_SIZES, HOOK_CENTRE_SHARE, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
@@ -13,7 +15,7 @@ export { prepareFonts } from './fonts.js';
 export { frameFor } from './frame.js';
 
 export interface RenderSlideInput {
-  /** Any image sharp reads, any size. */
+  /** Any image sharp reads, of at most MAX_IMAGE_PIXELS (checked from its header before decoding). */
   image: Buffer;
   caption: string;
   textStyleId: TextStyleId;
@@ -64,11 +66,11 @@ export interface RenderedSlide {
  * Bakes a caption onto an image: frames it 9:16 or 4:5 (at most 1080 px on the short side), wraps
  * the caption to the safe zone's width at its size, shrinks it in steps while it is taller than the
  * zone (saying so in a warning), places it (the hook about 30% down, others in the zone's middle)
- * and encodes one JPEG.
+ * and encodes one JPEG. The caller holds a decode slot (`MediaDeps.decodes`).
  */
 export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlide> {
-  const meta = await sharp(input.image).metadata();
-  const source = orientedSize(meta);
+  const source = orientedSize(await readHeader(input.image));
+  requireWithinPixelCap(source.width, source.height);
   const frame = frameFor(source.width, source.height);
   const size = FRAME_SIZES[frame];
   const zone = SAFE_ZONES[frame];
@@ -194,6 +196,15 @@ function place(
 
 function clamp(value: number, min: number, max: number): number {
   return Math.max(min, Math.min(value, Math.max(min, max)));
+}
+
+/** The image's header (no pixel decoded, whatever its size: the cap is checked after). */
+async function readHeader(image: Buffer): Promise<Metadata> {
+  try {
+    return await sharp(image, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError('invalid_media_file', 'The image could not be decoded');
+  }
 }
 
 /** The image's size as shown (EXIF orientations 5 to 8 turn it a quarter). */
