@@ -16,6 +16,19 @@ const perform = async ({ task, holdMs }: z.infer<typeof data>) => {
 const publishJob = defineJob({ name: 'test.publish', data, queue: 'due-tasks', priority: 'publishing', perform });
 const normalJob = defineJob({ name: 'test.normal', data, queue: 'due-tasks', perform });
 const reportJob = defineJob({ name: 'test.report', data, queue: 'due-tasks', priority: 'reporting', perform });
+/** Outbound tasks (sends to slow receivers) hold until the gate opens. */
+let openGate: () => void = () => undefined;
+const gate = new Promise<void>((resolve) => (openGate = resolve));
+const outboundJob = defineJob({
+  name: 'test.outbound',
+  data,
+  queue: 'due-tasks',
+  priority: 'outbound',
+  perform: async ({ task }) => {
+    order.push(task);
+    await gate;
+  },
+});
 
 let t: TestDatabase;
 let runner: JobRunner;
@@ -25,7 +38,7 @@ beforeAll(async () => {
   runner = createJobRunner({
     db: t.db,
     deps: t.deps,
-    definitions: [publishJob, normalJob, reportJob],
+    definitions: [publishJob, normalJob, reportJob, outboundJob],
     pollIntervalMs: 100,
     concurrency: 1,
   });
@@ -33,6 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  openGate();
   await runner.stop(2_000);
   await t.close();
 });
@@ -71,6 +85,18 @@ describe('the due-task lane claims by priority', () => {
     // Only reports started before it fell due go first (at 300 ms each, at most five started in its 1.5 s
     // and one may still hold the slot), never the ones still waiting; how many depends on the machine.
     expect(at).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('outbound work has a pool of its own', () => {
+  it('runs a report and a normal task while every shared slot could be held by stuck sends', async () => {
+    const due = new Date(Date.now() + 1_500);
+    for (let i = 0; i < 3; i++) await runner.enqueue(outboundJob, { task: `send-${i}`, holdMs: 0 }, { runAt: due });
+    await until(() => ['send-0', 'send-1', 'send-2'].every((task) => order.includes(task)));
+    // The one shared slot is free although three sends never end: the report and the task run.
+    await runner.enqueue(reportJob, { task: 'report-beside-sends', holdMs: 0 }, { runAt: new Date() });
+    await runner.enqueue(normalJob, { task: 'normal-beside-sends', holdMs: 0 }, { runAt: new Date() });
+    await until(() => order.includes('report-beside-sends') && order.includes('normal-beside-sends'));
   });
 });
 

@@ -4,9 +4,10 @@ import type { Collections } from '../db/collections.js';
 import type { DueTaskDoc } from './documents.js';
 import { claimLease, renewLease } from '../db/leases.js';
 import type { AnyJobDefinition } from './define-job.js';
-import type { JobHandle, JobPriority } from './job-handle.js';
+import type { JobHandle } from './job-handle.js';
 import { holdReports, REPORTING_WAITS_AT_MOST_MS } from './held-reports.js';
 import { createTaskInserter, taskId } from './task-inserter.js';
+import { createTaskPools, RANK } from './task-pools.js';
 import { logFailure } from '../db/unreachable.js';
 
 /** Tuning of the lane; defaults suit production, tests shorten them. */
@@ -20,10 +21,9 @@ export interface DueTaskLaneOptions {
   concurrency: number;
   /** Of those, `reporting` tasks at most (default a quarter, at least one): the rest stay free for posts. */
   reportingConcurrency?: number;
+  /** `outbound` tasks (webhook sends) run at once, in a pool apart from `concurrency` (default 16). */
+  outboundConcurrency?: number;
 }
-
-/** The order tasks are claimed in, by their definition's priority (see JobHandle.priority). */
-const RANK: Record<JobPriority, number> = { publishing: 0, normal: 1, reporting: 2 };
 
 /** A task is claimed for this long and renewed while it runs, so a killed worker's task is free again soon. */
 const CLAIM_MS = 30_000;
@@ -48,18 +48,19 @@ const PUBLISHING_AHEAD_MS = 1_000;
  * task whose worker died is free again once its 30 s claim lapses; a failed one is re-queued with the
  * definition's backoff. A full read every 15 s finds tasks of seconds nobody walked. Tasks due together
  * are claimed by priority (JobHandle.priority): a due post before anything else, and work that only
- * reports when nothing else waits, a few at a time. At-least-once:
+ * reports when nothing else waits, a few at a time; work that sends to other servers (webhooks) in a pool
+ * of its own, so a receiver that stalls never takes a slot from either. At-least-once:
  * performs guard side effects with their own claims.
  */
 export function createDueTaskLane(options: DueTaskLaneOptions) {
   const { db, logger } = options;
   const definitions = new Map(options.definitions.map((d) => [d.name, d]));
-  const reportingLimit = options.reportingConcurrency ?? Math.max(1, Math.floor(options.concurrency / 4));
   const rankOf = (task: DueTaskDoc) => RANK[definitions.get(task.name)?.priority ?? 'normal'];
-  /** Running tasks that only report (their count is capped by `reportingLimit`). */
-  let reporting = 0;
-  /** Running publishing tasks. */
-  let publishing = 0;
+  const pools = createTaskPools({
+    concurrency: options.concurrency,
+    ...(options.reportingConcurrency ? { reporting: options.reportingConcurrency } : {}),
+    ...(options.outboundConcurrency ? { outbound: options.outboundConcurrency } : {}),
+  });
   /** Work that only reports, held while publishing is busy here (stop() lets it finish). */
   const heldReports = holdReports(() => !deps || stopped || !publishingBusy());
   /** A start of waiting tasks is pending: timers firing together all queue before any is claimed. */
@@ -147,7 +148,7 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
   /** True while a publishing task runs or waits here, or one is armed to fall due within PUBLISHING_AHEAD_MS. */
   function publishingBusy(): boolean {
-    if (publishing > 0 || waiting.some((task) => rankOf(task) === RANK.publishing)) return true;
+    if (pools.publishing() > 0 || waiting.some((task) => rankOf(task) === RANK.publishing)) return true;
     const soon = Date.now() + PUBLISHING_AHEAD_MS;
     for (const { task } of armed.values()) {
       if (rankOf(task) === RANK.publishing && task.runAt.getTime() <= soon) return true;
@@ -157,25 +158,32 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
   /**
    * Claims waiting tasks into free slots: publishing first, then by due time. A reporting task starts
-   * only when nothing else waits, fewer than `reportingLimit` run and no publishing is busy (or it has
-   * waited REPORTING_WAITS_AT_MOST_MS), so neither slots nor the database are taken from posts.
+   * only when nothing else waits, its pool has room and no publishing is busy (or it has waited
+   * REPORTING_WAITS_AT_MOST_MS), so neither slots nor the database are taken from posts. Outbound tasks
+   * (sorted last) wait for publishing alike, in a pool of their own.
    */
   function startWaiting(): void {
     waiting.sort((a, b) => rankOf(a) - rankOf(b) || a.runAt.getTime() - b.runAt.getTime());
-    while (!stopped && running.size < options.concurrency && waiting.length > 0) {
-      const rank = rankOf(waiting[0]!);
-      const reports = rank === RANK.reporting;
-      if (reports && (reporting >= reportingLimit || (publishingBusy() && !heldLongEnough(waiting[0]!)))) return;
-      const task = waiting.shift()!;
-      if (reports) reporting += 1;
-      if (rank === RANK.publishing) publishing += 1;
+    let busy: boolean | undefined; // asked once reporting tasks are reached: starting them cannot change it
+    for (let i = 0; !stopped && i < waiting.length;) {
+      const rank = rankOf(waiting[i]!);
+      if (rank !== RANK.outbound && pools.sharedFull()) {
+        const next = waiting.findIndex((task, at) => at > i && rankOf(task) === RANK.outbound);
+        i = next < 0 ? waiting.length : next;
+        continue;
+      }
+      if (pools.full(rank) || (rank >= RANK.reporting && (busy ??= publishingBusy()) && !heldLongEnough(waiting[i]!))) {
+        i += 1;
+        continue;
+      }
+      const [task] = waiting.splice(i, 1) as [DueTaskDoc];
+      pools.take(rank);
       const run = runTask(task)
         .catch((error: unknown) =>
           logFailure(logger, 'error', error, { task: task._id, job: task.name }, 'task run failed'),
         )
         .finally(() => {
-          if (reports) reporting -= 1;
-          if (rank === RANK.publishing) publishing -= 1;
+          pools.give(rank);
           running.delete(task._id);
           known.delete(task._id);
           startWaiting();

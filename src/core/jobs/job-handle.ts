@@ -16,12 +16,14 @@ export interface JobHandle<Data> {
   /**
    * Which due tasks a due-task lane claims first: `publishing` (a post's publish and status polls)
    * before `normal`, and `reporting` (work that only tells someone, like event delivery) only while
-   * no other task waits, a few at a time, so it never holds a due post back.
+   * no other task waits, a few at a time, so it never holds a due post back. `outbound` (sending to
+   * someone else's server: webhooks) waits for publishing as `reporting` does, but runs in a pool of
+   * its own, so a slow receiver never takes a slot from posts or from event delivery.
    */
   readonly priority: JobPriority;
 }
 
-export type JobPriority = 'publishing' | 'normal' | 'reporting';
+export type JobPriority = 'publishing' | 'normal' | 'reporting' | 'outbound';
 
 /** Declares a job handle; Agenda keeps the job unless `queue` says otherwise. */
 export function defineJobHandle<Data>(

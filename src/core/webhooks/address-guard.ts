@@ -53,7 +53,9 @@ export function isSpecialAddress(address: string): boolean {
 }
 
 /** Where a webhook URL's host resolved to, checked. */
-export type ResolvedTarget = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
+export type ResolvedTarget =
+  | { ok: true; address: string; family: 4 | 6 }
+  | { ok: false; reason: string; failure: 'dns_failure' | 'address_refused' };
 
 /**
  * Resolves the URL's host and checks every address it resolves to; the caller connects to the one
@@ -66,14 +68,15 @@ export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Re
     addresses = await lookup(host, { all: true, verbatim: true });
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'lookup failed';
-    return { ok: false, reason: `the host ${host} does not resolve (${code})` };
+    return { ok: false, reason: `the host ${host} does not resolve (${code})`, failure: 'dns_failure' };
   }
-  if (addresses.length === 0) return { ok: false, reason: `the host ${host} does not resolve` };
+  if (addresses.length === 0) return { ok: false, reason: `the host ${host} does not resolve`, failure: 'dns_failure' };
   const special = addresses.find((entry) => isSpecialAddress(entry.address));
   if (special && !allowPrivate) {
     return {
       ok: false,
       reason: `the host ${host} resolves to ${special.address}, a loopback, private, link-local or reserved address`,
+      failure: 'address_refused',
     };
   }
   const first = addresses[0]!;

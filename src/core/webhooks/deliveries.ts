@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
+import { shownError } from './attempt-errors.js';
 import type { WebhookDeliveryDoc } from './documents.js';
 import { findWebhook } from './endpoints.js';
 import type { WebhookDeliverySchema } from './schema.js';
@@ -53,14 +54,14 @@ function deliveryView(doc: WebhookDeliveryDoc): WebhookDelivery {
     status: doc.state,
     attempt: doc.attempts,
     statusCode: last?.statusCode ?? null,
-    error: last?.error ?? null,
+    error: shownError(last?.error ?? null),
     lastAttemptAt: last ? last.at.toISOString() : null,
     nextAttemptAt: doc.nextAttemptAt ? doc.nextAttemptAt.toISOString() : null,
     createdAt: doc.createdAt.toISOString(),
     attempts: doc.history.map((attempt) => ({
       at: attempt.at.toISOString(),
       statusCode: attempt.statusCode,
-      error: attempt.error,
+      error: shownError(attempt.error),
     })),
   };
 }

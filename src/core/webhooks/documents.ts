@@ -34,6 +34,7 @@ export interface WebhookAttempt {
   at: Date;
   /** The receiver's status code; null when no answer came (refused address, network error, timeout). */
   statusCode: number | null;
+  /** An AttemptError category (attempt-errors.ts); attempts stored before categories hold the error's text. */
   error: string | null;
 }
 

@@ -1,7 +1,15 @@
 import { z } from 'zod';
+import { ATTEMPT_ERRORS } from './attempt-errors.js';
 import { WEBHOOK_EVENTS } from './documents.js';
 
 const EventSchema = z.enum(WEBHOOK_EVENTS);
+
+const AttemptErrorSchema = z
+  .enum(ATTEMPT_ERRORS)
+  .nullable()
+  .describe(
+    'what went wrong, as a category (the error text stays in the server log): timeout (no status within 15 s), dns_failure, address_refused (a loopback, private or reserved address), connection_refused, connection_reset, host_unreachable, tls_error, http_status (answered outside 2xx), network_error; null when delivered',
+  );
 
 export const CreateWebhookInputSchema = z.object({
   url: z
@@ -54,7 +62,7 @@ const AttemptSchema = z.object({
     .int()
     .nullable()
     .describe("the receiver's status; null when it gave none (refused, network error, timeout)"),
-  error: z.string().nullable(),
+  error: AttemptErrorSchema,
 });
 
 export const WebhookDeliverySchema = z
@@ -67,7 +75,7 @@ export const WebhookDeliverySchema = z
       .describe('failed: retries ended 24 hours after the first attempt'),
     attempt: z.int().min(0).describe('attempts made'),
     statusCode: z.int().nullable().describe("the last attempt's status code"),
-    error: z.string().nullable().describe("the last attempt's error"),
+    error: AttemptErrorSchema.describe("the last attempt's error category"),
     lastAttemptAt: z.iso.datetime().nullable(),
     nextAttemptAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),

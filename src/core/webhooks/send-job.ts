@@ -3,15 +3,18 @@ import type { CoreDeps } from '../context.js';
 import { claimLease } from '../db/leases.js';
 import { defineJob } from '../jobs/define-job.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
-import type { WebhookAttempt, WebhookDeliveryDoc } from './documents.js';
-import { postSigned } from './post-signed.js';
+import type { WebhookDeliveryDoc } from './documents.js';
+import { postSigned, type AttemptOutcome } from './post-signed.js';
+import { takeSendSlot } from './send-slots.js';
 
 /** Retries stop this long after the first attempt (or the last redelivery). */
 export const RETRY_WINDOW_MS = 24 * 3_600_000;
 /** The longest wait between two attempts. */
 const MAX_RETRY_DELAY_MS = 2 * 3_600_000;
+/** How long an attempt waits for its workspace or receiver host to have a free place (send-slots.ts). */
+const BUSY_WAIT_MS = 1_000;
 /**
- * How long one sender holds an attempt: well past an attempt's own time limit (post-signed.ts, 15 s), so
+ * How long one sender holds an attempt: well past an attempt's own deadline (post-signed.ts, 15 s), so
  * two workers never send the same attempt at once, yet short enough that an attempt whose sender died
  * mid-send (its due task runs again once the task's claim lapses) is sent again rather than lost.
  */
@@ -21,14 +24,14 @@ const MAX_KEPT_ATTEMPTS = 20;
 
 /**
  * One attempt of one delivery: `attempt` is the number it makes (1 for the first), so a task queued twice
- * for the same attempt, or made stale by a redelivery, sends nothing. On the due-task lane as `reporting`
- * work: a webhook never holds a due post back.
+ * for the same attempt, or made stale by a redelivery, sends nothing. On the due-task lane as `outbound`
+ * work, in a pool of its own: a webhook never holds a due post or the event relay (chat cards) back.
  */
 export const sendWebhookHandle = defineJobHandle({
   name: 'webhooks.send',
   data: z.object({ deliveryId: z.string().min(1), attempt: z.int().min(1) }),
   queue: 'due-tasks',
-  priority: 'reporting',
+  priority: 'outbound',
 });
 
 export const sendWebhookJob = defineJob({
@@ -76,25 +79,35 @@ export async function sendDelivery(deps: CoreDeps, deliveryId: string, attempt: 
     await queueAttempt(deps, deliveryId, attempt, new Date(after));
     return;
   }
-  // One sender per attempt across workers (a redelivery and the retry it replaced may both fire). While
-  // another holds it, look again once its hold ends: if that sender died, the attempt is still owed.
-  if (!(await claimLease(deps.db, `webhook:${deliveryId}#${attempt}`, { ttlMs: SEND_LEASE_MS }))) {
-    await queueAttempt(deps, deliveryId, attempt, new Date(now.getTime() + SEND_LEASE_MS));
+  // A workspace or receiver host with its attempts in flight here waits its turn off the send pool.
+  const release = takeSendSlot(delivery.workspaceId, new URL(endpoint.url).hostname);
+  if (!release) {
+    await queueAttempt(deps, deliveryId, attempt, new Date(now.getTime() + BUSY_WAIT_MS));
     return;
   }
-  const outcome = await postSigned(
-    { url: endpoint.url, secret: deps.secrets.open(endpoint.secret), allowPrivate: deps.webhooks.allowPrivate },
-    { id: deliveryId, body: delivery.body },
-    now,
-  );
-  await recordAttempt(deps, delivery, attempt, outcome);
+  try {
+    // One sender per attempt across workers (a redelivery and the retry it replaced may both fire). While
+    // another holds it, look again once its hold ends: if that sender died, the attempt is still owed.
+    if (!(await claimLease(deps.db, `webhook:${deliveryId}#${attempt}`, { ttlMs: SEND_LEASE_MS }))) {
+      await queueAttempt(deps, deliveryId, attempt, new Date(now.getTime() + SEND_LEASE_MS));
+      return;
+    }
+    const outcome = await postSigned(
+      { url: endpoint.url, secret: deps.secrets.open(endpoint.secret), allowPrivate: deps.webhooks.allowPrivate },
+      { id: deliveryId, body: delivery.body },
+      now,
+    );
+    await recordAttempt(deps, delivery, attempt, outcome);
+  } finally {
+    release();
+  }
 }
 
 async function recordAttempt(
   deps: CoreDeps,
   delivery: WebhookDeliveryDoc,
   attempt: number,
-  outcome: WebhookAttempt,
+  { attempt: outcome, detail }: AttemptOutcome,
 ): Promise<void> {
   const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const delay = Math.min(deps.webhooks.retryBaseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
@@ -116,6 +129,13 @@ async function recordAttempt(
   deps.metrics.webhookAttempt(delivery.type, succeeded ? 'delivered' : retries ? 'failed' : 'gave_up', statusClass);
   if (succeeded)
     deps.metrics.webhookDelivered(delivery.type, (outcome.at.getTime() - delivery.eventAt.getTime()) / 1000);
+  if (detail !== null) {
+    // The error's text stays out of the delivery log (attempt-errors.ts); the operator may see it.
+    deps.logger.debug(
+      { deliveryId: delivery._id, endpointId: delivery.endpointId, attempt, detail },
+      'webhook attempt error',
+    );
+  }
   if (!succeeded) {
     deps.logger.info(
       {
