@@ -30,6 +30,8 @@ Commands:
                                     local emulators, and print the channel pages to try them in a browser
   emulate tiktok [--port N] [--host H] [--data-file F] [--pull-via URL]
                                     run the local TikTok emulator (for development, tests and Docker)
+  emulator advance DURATION         age the TikTok emulator's posts by DURATION (30m, 2h, 1d, 1d12h) so their
+                                    counts grow, and list the newest posts with their counts
   discord register-commands [--guild ID]
                                     register /postdeck with Discord (one server, or globally)
   help                              show this text
@@ -60,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  const command = positionals.join(' ');
+  const command = positionals[0] === 'emulator' ? positionals.slice(0, 2).join(' ') : positionals.join(' ');
   if (values.help || command === 'help' || command === '') {
     process.stdout.write(USAGE);
     return;
@@ -106,6 +108,9 @@ async function main(argv: string[]): Promise<void> {
         dataFile: values['data-file'],
         pullVia: values['pull-via'],
       });
+    case 'emulator advance':
+      if (positionals.length !== 3) throw new Error(`emulator advance takes one duration, such as 2h\n\n${USAGE}`);
+      return (await import('./emulator-clock.js')).advanceEmulatorCommand(positionals[2]);
     case 'discord register-commands':
       return (await import('./discord.js')).registerDiscordCommandsCommand({ guild: values.guild });
     default:

@@ -5,6 +5,9 @@ import { openBrowser, SCREENSHOTS } from '../support/chat-cards.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
+import { recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
+import { counts, publishPost } from '../insights/support.js';
+import { buildPlatform } from '../support/factories.js';
 import { seedAnalytics } from '../web/analytics-support.js';
 
 // /analytics in Chromium at 1280 and 390 px: the chart is drawn, its labels stay readable on a
@@ -12,6 +15,7 @@ import { seedAnalytics } from '../web/analytics-support.js';
 let t: TestDatabase;
 let server: TestServer;
 let owner: TestUser;
+let trial: TestUser;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -20,6 +24,24 @@ beforeAll(async () => {
   owner = await buildUser(t.deps, { name: 'Owner' });
   const stranger = await buildUser(t.deps, { name: 'Stranger' });
   await seedAnalytics(t.deps, server, owner, stranger);
+  // A trial's workspace: the README's SELF_ONLY example, a public post counted once, one whose count is overdue.
+  trial = await buildUser(t.deps, { name: 'Trial' });
+  const account = await buildPlatform(t.deps, trial.workspaceId, {
+    displayName: 'Emulated Creator',
+    displayHandle: 'emulated.creator',
+  });
+  await publishPost(t.deps, trial, account._id, {
+    content: 'Hello',
+    releaseId: null,
+    privacyLevel: 'SELF_ONLY',
+    publishedAgoMs: 0,
+  });
+  const counted = await publishPost(t.deps, trial, account._id, { content: 'Counted', publishedAgoMs: 4 * 60_000 });
+  await recordPostSnapshot(t.deps, counted._id, counts(152_975, 5_229, 1_732, 1_649), new Date());
+  await publishPost(t.deps, trial, account._id, {
+    content: 'Waiting for its first count',
+    publishedAgoMs: 2 * 3_600_000,
+  });
   ({ browser } = await openBrowser());
 }, 240_000);
 afterAll(async () => {
@@ -28,12 +50,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInPage(width: number): Promise<Page> {
+async function signedInPage(width: number, user: TestUser = owner): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const host = new URL(server.url).hostname;
   await context.addCookies([
-    { name: 'pd_session', value: owner.session, domain: host, path: '/' },
-    { name: 'pd_ws', value: owner.workspaceId, domain: host, path: '/' },
+    { name: 'pd_session', value: user.session, domain: host, path: '/' },
+    { name: 'pd_ws', value: user.workspaceId, domain: host, path: '/' },
   ]);
   return context.newPage();
 }
@@ -91,6 +113,30 @@ describe('the analytics page in a browser', { timeout: 120_000 }, () => {
       expect(box.x + box.width).toBeLessThanOrEqual(390);
     }
     await page.screenshot({ path: path.join(SCREENSHOTS, 'analytics-390.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it("shows a trial's posts as they stand: not counted (why), counted with its next count, or due now", async () => {
+    const page = await signedInPage(1280, trial);
+    const asked = Date.now();
+    await page.goto(`${server.url}/analytics`);
+    const rows = page.locator('table tbody tr');
+    expect(await rows.count()).toBe(3);
+    const hidden = rows.filter({ hasText: 'Hello' });
+    expect(await hidden.getByText('Unavailable', { exact: true }).isVisible()).toBe(true);
+    expect(await hidden.textContent()).toContain(
+      'TikTok counts only public posts, and this one was published as Only me (SELF_ONLY)',
+    );
+    const counted = rows.filter({ hasText: 'Counted' }).first();
+    expect(await counted.getByRole('cell', { name: '152,975' }).isVisible()).toBe(true);
+    const next = await counted.locator('time').last().getAttribute('datetime');
+    expect(Date.parse(next!)).toBeGreaterThan(asked);
+    expect(await rows.filter({ hasText: 'Waiting for its first count' }).textContent()).toContain(
+      'No numbers yet · next count due now',
+    );
+    // The chart has the counted post's views.
+    expect(await page.getByRole('img', { name: /Views of the period's posts.*152,975 by now/ }).isVisible()).toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'analytics-trial-1280.png'), fullPage: true });
     await page.context().close();
   });
 });

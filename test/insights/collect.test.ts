@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectAccount, MISS_RECHECK_MS } from '../../src/core/insights/collect.js';
 import { planCollection, requestCollection } from '../../src/core/insights/collect-job.js';
-import { FIRST_SNAPSHOT_WITHIN_MS } from '../../src/core/insights/schedule.js';
+import { FIRST_SNAPSHOT_AFTER_MS, FIRST_SNAPSHOT_WITHIN_MS } from '../../src/core/insights/schedule.js';
 import { unavailableReason } from '../../src/core/insights/unavailable-reasons.js';
 import type { MediaDoc } from '../../src/core/media/documents.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
@@ -84,7 +84,7 @@ async function snapshotCount(postIds: string[]): Promise<number> {
 
 describe('collection', () => {
   it(
-    'takes the first snapshot within 5 minutes of PUBLISHED, then each slot as the post clock moves',
+    'takes the first snapshot a few minutes after PUBLISHED, not at once, then each slot as the post clock moves',
     LONG,
     async () => {
       const { openId, platform } = await connectCreator(w, { followerCount: 1234, likesCount: 99 });
@@ -92,13 +92,27 @@ describe('collection', () => {
       const published = await settled(w, post._id);
       expect(published.state).toBe('PUBLISHED');
 
-      // Nothing asks for it: the published event queues the account's run on the worker.
+      // Nothing asks for it: the published event queues the account's run on the worker, which notes when the
+      // post's first snapshot falls due, a few minutes on (a post a second old has no views), and takes none yet.
+      const noted = await waitFor('the run to note the first due time', async () => {
+        const state = await w.t.deps.db.insightCollectors.findOne({ _id: platform._id });
+        return state?.queuedAt === null && state.dueAt ? state : undefined;
+      });
+      const opened = (await w.t.deps.db.postInsights.findOne({ _id: post._id }))!;
+      expect(opened.nextDueAt).toEqual(new Date(opened.publishedAt.getTime() + FIRST_SNAPSHOT_AFTER_MS));
+      expect(noted.dueAt).toEqual(opened.nextDueAt);
+      expect(await snapshotsOf(post._id)).toEqual([]);
+
+      // Those minutes go by (post clock and schedule): the planner queues the run, which takes slot 0.
+      await age([post._id], FIRST_SNAPSHOT_AFTER_MS);
+      await planCollection(w.t.deps);
       const [first] = await waitFor('the first snapshot', async () => {
         const found = await snapshotsOf(post._id);
         return found.length > 0 ? found : undefined;
       });
       const record = (await w.t.deps.db.postInsights.findOne({ _id: post._id }))!;
       expect(first!.slot).toBe(0);
+      expect(first!.takenAt.getTime() - record.publishedAt.getTime()).toBeGreaterThanOrEqual(FIRST_SNAPSHOT_AFTER_MS);
       expect(first!.takenAt.getTime() - record.publishedAt.getTime()).toBeLessThan(FIRST_SNAPSHOT_WITHIN_MS);
       expect(record).toMatchObject({ status: 'collecting', nextSlot: 1, snapshotCount: 1 });
       const totals = await waitFor('the account totals', async () => {

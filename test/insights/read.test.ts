@@ -135,6 +135,64 @@ describe('GET /public/v1/posts/{id}/metrics and get_post_metrics', () => {
     });
   });
 
+  it('says at once that a post TikTok will not count (not public) is unavailable, with the reason, in REST and MCP', async () => {
+    const c = await buildTenant(t.deps);
+    const account = await buildPlatform(t.deps, c.workspaceId);
+    const hidden = await publishPost(t.deps, c, account._id, {
+      releaseId: null,
+      privacyLevel: 'SELF_ONLY',
+      publishedAgoMs: 0,
+    });
+    const expected = {
+      postId: hidden._id,
+      status: 'unavailable',
+      unavailableReason: expect.stringMatching(
+        /^TikTok counts only public posts, and this one was published as Only me \(SELF_ONLY\)/,
+      ),
+      metrics: null,
+      nextSnapshotAt: null,
+    };
+    const answer = await call(server, c.apiKey, 'GET', `/posts/${hidden._id}/metrics`);
+    expect(answer.body).toMatchObject({ ...expected, series: [] });
+    const listed = await call(server, c.apiKey, 'GET', '/analytics/posts');
+    expect(listed.body.posts).toEqual([expect.objectContaining(expected)]);
+    const client = await connect(c.apiKey);
+    const viaTool = await tool(client, 'get_post_metrics', { id: hidden._id });
+    expect(viaTool.structuredContent).toEqual(answer.body);
+    const listedViaTool = await tool(client, 'list_post_metrics', {});
+    expect(listedViaTool.structuredContent).toEqual(listed.body);
+  });
+
+  it('never answers a next snapshot in the past: an overdue one reads as the time of asking, in REST and MCP', async () => {
+    const d = await buildTenant(t.deps);
+    const account = await buildPlatform(t.deps, d.workspaceId);
+    // Published two hours ago and never collected (the worker was down): its first snapshot is overdue.
+    const overdue = await publishPost(t.deps, d, account._id, { publishedAgoMs: 2 * HOUR });
+    const dueAt = (await t.deps.db.postInsights.findOne({ _id: overdue._id }))!.nextDueAt!;
+    expect(dueAt.getTime()).toBeLessThan(Date.now() - HOUR);
+    const client = await connect(d.apiKey);
+    const before = Date.now();
+    const reads = [
+      (await call(server, d.apiKey, 'GET', `/posts/${overdue._id}/metrics`)).body,
+      ((await call(server, d.apiKey, 'GET', '/analytics/posts')).body.posts as Record<string, unknown>[])[0]!,
+      (await tool(client, 'get_post_metrics', { id: overdue._id })).structuredContent!,
+      ((await tool(client, 'list_post_metrics', {})).structuredContent!.posts as Record<string, unknown>[])[0]!,
+    ];
+    const after = Date.now();
+    for (const read of reads) {
+      expect(read).toMatchObject({ postId: overdue._id, status: 'collecting' });
+      const next = Date.parse(String(read.nextSnapshotAt));
+      expect(next).toBeGreaterThanOrEqual(before);
+      expect(next).toBeLessThanOrEqual(after);
+    }
+    // One not yet due reads as its due time: a few minutes after publishing.
+    const fresh = await publishPost(t.deps, d, account._id, { publishedAgoMs: 0 });
+    const record = (await t.deps.db.postInsights.findOne({ _id: fresh._id }))!;
+    const answer = await call(server, d.apiKey, 'GET', `/posts/${fresh._id}/metrics`);
+    expect(answer.body.nextSnapshotAt).toBe(record.nextDueAt!.toISOString());
+    expect(record.nextDueAt!.getTime()).toBeGreaterThan(record.publishedAt.getTime());
+  });
+
   it('has null metrics before the first snapshot, and refuses a post that is not published', async () => {
     const c = await buildTenant(t.deps);
     const fresh = await publishPost(t.deps, c, (await buildPlatform(t.deps, c.workspaceId))._id);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { recordAccountSnapshot } from '../../src/core/insights/account-snapshot.js';
-import { listDuePosts } from '../../src/core/insights/due-posts.js';
+import { listDuePosts, walkAccount } from '../../src/core/insights/due-posts.js';
 import { insightsConsumer } from '../../src/core/insights/published-consumer.js';
 import { markUnavailable, recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
-import { LAST_SLOT, slotDueAt } from '../../src/core/insights/schedule.js';
+import { FIRST_SNAPSHOT_AFTER_MS, LAST_SLOT, slotDueAt } from '../../src/core/insights/schedule.js';
 import { domainEvent, relayEvents } from '../../src/core/events/relay.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deletePostGroup } from '../../src/core/posts/delete-post.js';
@@ -11,7 +11,7 @@ import { recordLateRelease } from '../../src/core/publishing/post-outcome.js';
 import { systemScope } from '../platforms/support.js';
 import { buildPlatform, buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
-import { buildPost } from '../support/posts.js';
+import { buildPost, DIRECT } from '../support/posts.js';
 import { compositeCarousel, counts, publishPost } from './support.js';
 
 // The stored numbers: records made at PUBLISHED, snapshots per schedule slot, the due query.
@@ -26,7 +26,7 @@ async function world() {
 }
 
 describe('the insight record of a published post', () => {
-  it('is made when the post becomes PUBLISHED, due at once, with the carousel hook it was composited with', async () => {
+  it('is made when the post becomes PUBLISHED, due a few minutes on, with the carousel hook it was composited with', async () => {
     const { tenant, platform } = await world();
     const mediaIds = await compositeCarousel(server, tenant.apiKey, 'Stop scrolling: 3 sleep myths', 'anton');
     const post = await publishPost(t.deps, tenant, platform._id, { mediaIds });
@@ -41,7 +41,9 @@ describe('the insight record of a published post', () => {
       rankingViews: null,
       hook: { text: 'Stop scrolling: 3 sleep myths', textStyleId: 'anton', language: 'en' },
     });
-    expect(record!.nextDueAt).toEqual(record!.publishedAt);
+    // A second-old post has no views yet: its first snapshot is a few minutes on.
+    expect(record!.nextDueAt).toEqual(new Date(record!.publishedAt.getTime() + FIRST_SNAPSHOT_AFTER_MS));
+    expect(FIRST_SNAPSHOT_AFTER_MS).toBeGreaterThanOrEqual(2 * 60_000);
     // A video, or images not composited here, have no hook.
     const plain = await publishPost(t.deps, tenant, platform._id);
     expect((await t.deps.db.postInsights.findOne({ _id: plain._id }))!.hook).toBeNull();
@@ -56,6 +58,7 @@ describe('the insight record of a published post', () => {
       platformId: platform._id,
       state: 'PUBLISHED',
       releaseId: 'v_from_event',
+      settings: { ...DIRECT },
     });
     const event = domainEvent(
       'post.published',
@@ -82,18 +85,56 @@ describe('the insight record of a published post', () => {
         { workspaceId: tenant.workspaceId, subjectId, actor: { type: 'system' } },
         new Date(),
       );
-    const post = await buildPost(t.deps, tenant.workspaceId, { platformId: platform._id, state: 'PUBLISHED' });
+    const post = await buildPost(t.deps, tenant.workspaceId, {
+      platformId: platform._id,
+      state: 'PUBLISHED',
+      settings: { ...DIRECT },
+    });
     await relayEvents(t.deps, [event(post._id)]);
     for (let i = 0; i < 600 && !(await t.deps.db.postInsights.findOne({ _id: post._id })); i++) await sleep(100);
     expect(await t.deps.db.postInsights.findOne({ _id: post._id })).toMatchObject({ status: 'collecting' });
   }, 90_000);
+
+  it('is unavailable from the start, with the reason, when TikTok will not count the post (not public)', async () => {
+    const { tenant, platform } = await world();
+    for (const [privacyLevel, words] of [
+      ['SELF_ONLY', 'Only me (SELF_ONLY)'],
+      ['MUTUAL_FOLLOW_FRIENDS', 'Friends (MUTUAL_FOLLOW_FRIENDS)'],
+      ['FOLLOWER_OF_CREATOR', 'Followers (FOLLOWER_OF_CREATOR)'],
+    ] as const) {
+      const post = await publishPost(t.deps, tenant, platform._id, { releaseId: null, privacyLevel });
+      const record = await t.deps.db.postInsights.findOne({ _id: post._id });
+      expect(record).toMatchObject({ status: 'unavailable', nextSlot: null, nextDueAt: null, latest: null });
+      expect(record!.unavailableReason).toContain(
+        `TikTok counts only public posts, and this one was published as ${words}`,
+      );
+      // Nothing is collected: the account's collector never finds it.
+      expect(await t.deps.db.insightMembers.countDocuments({ postId: post._id })).toBe(0);
+    }
+    expect(await listDuePosts(t.deps, platform._id, new Date(Date.now() + 40 * DAY), 10)).toEqual([]);
+  });
+
+  it('ends a record opened as collecting for a post that is not public at the next walk (records from before)', async () => {
+    const { tenant, platform } = await world();
+    const post = await publishPost(t.deps, tenant, platform._id, { releaseId: null });
+    // As an older version left it: a SELF_ONLY post collecting, with no id to ask TikTok about.
+    await t.deps.db.posts.updateOne(
+      { _id: post._id },
+      { $set: { settings: { content_posting_method: 'DIRECT_POST', privacy_level: 'SELF_ONLY' } } },
+    );
+    await walkAccount(t.deps, platform._id, new Date());
+    const record = await t.deps.db.postInsights.findOne({ _id: post._id });
+    expect(record).toMatchObject({ status: 'unavailable', nextDueAt: null });
+    expect(record!.unavailableReason).toContain('Only me (SELF_ONLY)');
+  });
 
   it("takes TikTok's post id when it is released after moderation", async () => {
     const { tenant, platform } = await world();
     const post = await publishPost(t.deps, tenant, platform._id, { releaseId: null });
     expect(await listDuePosts(t.deps, platform._id, new Date(), 10)).toEqual([]);
     await recordLateRelease(t.deps, post._id, { releaseId: 'v_late', releaseUrl: null });
-    expect(await listDuePosts(t.deps, platform._id, new Date(), 10)).toEqual([
+    const firstDue = new Date(Date.now() + FIRST_SNAPSHOT_AFTER_MS);
+    expect(await listDuePosts(t.deps, platform._id, firstDue, 10)).toEqual([
       expect.objectContaining({ postId: post._id, releaseId: 'v_late', nextSlot: 0 }),
     ]);
   });
@@ -182,7 +223,7 @@ describe('recording snapshots', () => {
     const first = await publishPost(t.deps, tenant, platform._id);
     const second = await publishPost(t.deps, tenant, platform._id);
     await publishPost(t.deps, tenant, other._id);
-    const now = new Date(Date.now() + 1000);
+    const now = new Date(Date.now() + FIRST_SNAPSHOT_AFTER_MS + 1000);
     expect((await listDuePosts(t.deps, platform._id, now, 10)).map((due) => due.postId)).toEqual([
       first._id,
       second._id,

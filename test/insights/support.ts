@@ -1,6 +1,7 @@
 import type { CoreDeps } from '../../src/core/context.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
 import { insightsConsumer } from '../../src/core/insights/published-consumer.js';
+import { FIRST_SNAPSHOT_AFTER_MS } from '../../src/core/insights/schedule.js';
 import { markPublished } from '../../src/core/publishing/post-outcome.js';
 import { buildPost } from '../support/posts.js';
 import type { TestServer } from '../support/http.js';
@@ -8,25 +9,37 @@ import { makeJpeg, upload } from '../support/media.js';
 import { call } from '../support/posts.js';
 
 /**
- * A root post published the way the engine publishes it: PUBLISHING (as its attempt left it), then
+ * A root post (public unless `privacyLevel` says otherwise) published the way the engine publishes it: PUBLISHING (as its attempt left it), then
  * `markPublished` with TikTok's post id, and its `post.published` event delivered to the insights
- * consumer (which opens the post's insight record) as a worker's event delivery would.
+ * consumer (which opens the post's insight record) as a worker's event delivery would. Published
+ * `publishedAgoMs` before `deps.now()`, by default FIRST_SNAPSHOT_AFTER_MS: its first snapshot is due now, as a
+ * collector finds a post a few minutes after it was published.
  */
 export async function publishPost(
   deps: CoreDeps,
   tenant: { workspaceId: string; accountId: string },
   platformId: string,
-  options: { mediaIds?: string[]; releaseId?: string | null; content?: string } = {},
+  options: {
+    mediaIds?: string[];
+    releaseId?: string | null;
+    content?: string;
+    privacyLevel?: string;
+    publishedAgoMs?: number;
+  } = {},
 ): Promise<PostDoc> {
   const post = await buildPost(deps, tenant.workspaceId, {
     accountId: tenant.accountId,
     platformId,
     state: 'PUBLISHING',
+    // Public unless asked otherwise: TikTok counts only public posts.
+    settings: { content_posting_method: 'DIRECT_POST', privacy_level: options.privacyLevel ?? 'PUBLIC_TO_EVERYONE' },
     mediaIds: options.mediaIds ?? [],
     ...(options.content === undefined ? {} : { content: options.content }),
   });
   const releaseId = options.releaseId === undefined ? `v_${post._id.slice(0, 8)}` : options.releaseId;
-  const published = await markPublished(deps, post, { releaseId, releaseUrl: null });
+  const agoMs = options.publishedAgoMs ?? FIRST_SNAPSHOT_AFTER_MS;
+  const publishing = { ...deps, now: () => new Date(deps.now().getTime() - agoMs) };
+  const published = await markPublished(publishing, post, { releaseId, releaseUrl: null });
   if (!published) throw new Error('the post was not PUBLISHING');
   const stored = (await deps.db.posts.findOne({ _id: post._id })) as PostDoc;
   const event = stored.events?.find((candidate) => candidate.type === 'post.published');

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_SNAPSHOT_AFTER_MS } from '../../src/core/insights/schedule.js';
 import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
 import { PUBLIC_SETTINGS, startWorld, waitFor, type PublishingWorld } from '../publishing/support.js';
 import { emulatorAiConfig } from '../support/ai.js';
@@ -180,7 +181,13 @@ describe('the insights loop on the emulators', () => {
       }
       const [winner, runnerUp, theirs] = posts as [Published, Published, Published];
 
-      // The first snapshot comes unasked (the published event queues the account's run).
+      // The first snapshot comes unasked, a few minutes after publishing: once the published events' runs have
+      // noted when it falls due, those minutes go by (post clock and schedule) and the worker's planner queues it.
+      await waitFor('the insight records', async () =>
+        (await w.t.deps.db.postInsights.countDocuments({ _id: { $in: postIds } })) === posts.length ? true : undefined,
+      );
+      await collectionSettled([platformA, platformB]);
+      await agePosts(w.f, w.t.deps, postIds, FIRST_SNAPSHOT_AFTER_MS);
       const first = await waitForMetrics('the first snapshots', posts, (m) => m.metrics !== null);
       for (const [i, m] of first.entries()) {
         expect(m).toMatchObject({ status: 'collecting', viewsAt48h: null, hook: { text: posts[i]!.hook } });

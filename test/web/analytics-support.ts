@@ -35,7 +35,7 @@ export async function publishAt(
   mediaIds: string[] = [],
 ): Promise<PostDoc> {
   const at = new Date(Date.now() - hoursAgo * HOUR);
-  return publishPost({ ...deps, now: () => at }, user, platform._id, { content, mediaIds });
+  return publishPost({ ...deps, now: () => at }, user, platform._id, { content, mediaIds, publishedAgoMs: 0 });
 }
 
 /**

@@ -4,7 +4,10 @@ import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { buildUser, type TestUser } from '../support/identity.js';
 import { WebClient, decodeEntities } from '../support/web.js';
-import { DAY, FORMULA_CAPTION, seedAnalytics, type SeededSnapshot } from './analytics-support.js';
+import { recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
+import { counts, publishPost } from '../insights/support.js';
+import { buildPlatform } from '../support/factories.js';
+import { DAY, FORMULA_CAPTION, HOUR, seedAnalytics, type SeededSnapshot } from './analytics-support.js';
 
 // The analytics page over real HTTP with a signed-in session, on numbers recorded by the core functions.
 let t: TestDatabase;
@@ -70,9 +73,7 @@ describe('the analytics page', () => {
     expect(text).toMatch(
       /Sleep myths, busted #sleep[\s\S]*?<td[^>]*>8,000<\/td>\s*<td[^>]*>700<\/td>\s*<td[^>]*>52<\/td>\s*<td[^>]*>61<\/td>\s*<td[^>]*>10\.2%<\/td>/,
     );
-    expect(text).toMatch(
-      /Just published, no numbers yet[\s\S]*?Numbers appear within 5 minutes of a post being published/,
-    );
+    expect(text).toMatch(/Just published, no numbers yet[\s\S]*?No numbers yet · next count due now/);
     expect(text).toContain('Mia Creates (@mia.creates)');
   });
 
@@ -187,12 +188,42 @@ describe('the analytics page', () => {
     const newcomer = await buildUser(t.deps, { name: 'Newcomer' });
     const text = decodeEntities((await (await signedIn(newcomer)).get('/analytics')).text);
     expect(text).toContain('No posts were published in the last 30 days.');
-    expect(text).toContain('Numbers appear within 5 minutes of a post being published');
+    expect(text).toContain(
+      "A public post's first numbers arrive within 5 minutes of its publishing, then hourly for its first two days; TikTok counts only public posts.",
+    );
     expect(text).toContain('No hooks ranked yet.');
     expect(text).toContain('No TikTok account is connected.');
     expect(text).not.toContain('<svg');
     const out = await new WebClient(server).get('/analytics');
     expect(out.status).toBe(303);
     expect(out.location).toBe('/signin?next=%2Fanalytics');
+  });
+
+  it('says at once that a post TikTok will not count is unavailable, and never shows a next count in the past', async () => {
+    const trial = await buildUser(t.deps, { name: 'Trial' });
+    const platform = await buildPlatform(t.deps, trial.workspaceId, { displayName: 'Trial', displayHandle: 'trial' });
+    await publishPost(t.deps, trial, platform._id, {
+      content: 'Only me, never counted',
+      releaseId: null,
+      privacyLevel: 'SELF_ONLY',
+      publishedAgoMs: 0,
+    });
+    // Published two hours ago and never collected: its first count is overdue.
+    await publishPost(t.deps, trial, platform._id, { content: 'Public, count overdue', publishedAgoMs: 2 * HOUR });
+    const counted = await publishPost(t.deps, trial, platform._id, { content: 'Public, counted', publishedAgoMs: 0 });
+    await recordPostSnapshot(t.deps, counted._id, counts(40, 4, 0, 0), new Date());
+    const asked = Date.now();
+    const text = decodeEntities((await (await signedIn(trial)).get('/analytics')).text);
+    expect(text).toMatch(
+      /Only me, never counted[\s\S]*?Unavailable<\/span>\s*<span class="muted">TikTok counts only public posts, and this one was published as Only me \(SELF_ONLY\)/,
+    );
+    expect(text).toMatch(/Public, count overdue[\s\S]*?No numbers yet · next count due now/);
+    const next =
+      /Public, counted[\s\S]*?Counted\s*<time[^>]*>[^<]*<\/time>\s*· next count\s*<time datetime="([^"]+)"/.exec(text);
+    expect(Date.parse(next![1]!)).toBeGreaterThan(asked);
+    // Every time the page names for a next count is still to come.
+    for (const [, at] of text.matchAll(/next count\s*<time datetime="([^"]+)"/g)) {
+      expect(Date.parse(at!)).toBeGreaterThanOrEqual(asked);
+    }
   });
 });

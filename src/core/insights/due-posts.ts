@@ -3,6 +3,7 @@ import type { InsightMemberDoc } from './collector-documents.js';
 import { memberId } from './members.js';
 import { markUnavailable } from './record-snapshot.js';
 import { LAST_SLOT, slotAt, slotDueAt } from './schedule.js';
+import { notCountedReason } from './unavailable-reasons.js';
 
 const MINUTE_MS = 60_000;
 /** A member whose record is not there yet (its opener is between its two inserts) is looked at again this soon… */
@@ -94,6 +95,7 @@ async function lookAt(
   }
   if (record.status !== 'collecting' || record.nextSlot === null || record.nextDueAt === null) return 'done';
   const releaseId = record.releaseId ?? (await copyRelease(deps, record._id));
+  if (releaseId === NOT_COUNTED) return 'done';
   if (releaseId === null) {
     // Withheld after moderation: its late release adds a member (a prompt run); this covers a crash before that.
     if (now >= slotDueAt(record.publishedAt, LAST_SLOT)) {
@@ -116,9 +118,20 @@ async function lookAt(
   return 'open';
 }
 
-/** TikTok's post id from the post, copied onto its record (written by the run alone); null while withheld. */
-async function copyRelease(deps: CoreDeps, postId: string): Promise<string | null> {
-  const post = await deps.db.posts.findOne({ _id: postId }, { projection: { releaseId: 1 } });
+/** What copyRelease answers for a post TikTok never counts: it was just marked `unavailable` with the reason. */
+const NOT_COUNTED = Symbol('not counted');
+
+/**
+ * TikTok's post id from the post, copied onto its record (written by the run alone); null while withheld. A
+ * record opened before non-public posts were told apart at once ends here `unavailable`, as one opened now starts.
+ */
+async function copyRelease(deps: CoreDeps, postId: string): Promise<string | null | typeof NOT_COUNTED> {
+  const post = await deps.db.posts.findOne({ _id: postId }, { projection: { releaseId: 1, settings: 1 } });
+  const notCounted = notCountedReason(post?.settings?.privacy_level);
+  if (notCounted) {
+    await markUnavailable(deps, postId, notCounted);
+    return NOT_COUNTED;
+  }
   if (!post?.releaseId) return null;
   await deps.db.postInsights.updateOne(
     { _id: postId, releaseId: null },

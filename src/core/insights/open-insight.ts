@@ -4,10 +4,12 @@ import type { PostDoc } from '../posts/documents.js';
 import type { HookDoc, PostInsightDoc } from './documents.js';
 import { addMember } from './members.js';
 import { slotDueAt } from './schedule.js';
+import { notCountedReason } from './unavailable-reasons.js';
 
 /**
  * Starts a published root post's insights: a member of its account (how the collector finds it, by `_id`),
- * then its record, due for the first snapshot at once. Idempotent: nothing is added once the record is there
+ * then its record, due for the first snapshot a few minutes on (schedule.ts). A post TikTok never counts (not
+ * public) gets its record `unavailable` with the reason at once, and no member: nothing is collected. Idempotent: nothing is added once the record is there
  * (its `_id` is the post's), and a crash between the two leaves a member without a record, which a run
  * passes; the `post.published` event's consumer, which a crash cannot lose (the event is stored with the
  * change and relayed at least once), adds both again.
@@ -16,16 +18,17 @@ export async function openPostInsight(deps: CoreDeps, post: PostDoc, publishedAt
   if (post.parentPostId !== null) return;
   if (await deps.db.postInsights.findOne({ _id: post._id }, { projection: { _id: 1 } })) return;
   const now = deps.now();
+  const notCounted = notCountedReason(post.settings.privacy_level);
   const doc: PostInsightDoc = {
     _id: post._id,
     workspaceId: post.workspaceId,
     platformId: post.platformId,
     releaseId: post.releaseId,
     publishedAt,
-    status: 'collecting',
-    unavailableReason: null,
-    nextSlot: 0,
-    nextDueAt: slotDueAt(publishedAt, 0),
+    status: notCounted ? 'unavailable' : 'collecting',
+    unavailableReason: notCounted,
+    nextSlot: notCounted ? null : 0,
+    nextDueAt: notCounted ? null : slotDueAt(publishedAt, 0),
     latest: null,
     rankingViews: null,
     snapshotCount: 0,
@@ -33,7 +36,7 @@ export async function openPostInsight(deps: CoreDeps, post: PostDoc, publishedAt
     createdAt: now,
     updatedAt: now,
   };
-  await addMember(deps, post.platformId, post._id);
+  if (!notCounted) await addMember(deps, post.platformId, post._id);
   try {
     await deps.db.postInsights.insertOne(doc);
   } catch (error) {

@@ -19,7 +19,7 @@ export const getPostMetricsOperation = defineOperation({
   name: 'get_post_metrics',
   title: 'Get post metrics',
   summary:
-    "What a published post did on TikTok: its latest views, likes, comments and shares (null before the first snapshot, taken within 5 minutes of publishing), every snapshot so far (hourly for 2 days, 6-hourly to day 7, daily to day 30), and the collection status; a post TikTok no longer returns is 'unavailable' with the reason",
+    "What a published post did on TikTok: its latest views, likes, comments and shares (null before the first snapshot, taken 3 to 5 minutes after publishing), every snapshot so far (hourly for 2 days, 6-hourly to day 7, daily to day 30), and the collection status; a post TikTok does not count (not public) or no longer returns is 'unavailable' with the reason",
   input: PostMetricsInputSchema,
   output: PostMetricsSchema,
   result: "the post's counts, series and status",

@@ -27,7 +27,7 @@ export async function getPostMetrics(
     if (post.state !== 'PUBLISHED') {
       throw new AppError(
         'conflict',
-        `Post ${post._id} is ${post.state}, not PUBLISHED: its metrics start with its first snapshot, within 5 minutes of publishing.`,
+        `Post ${post._id} is ${post.state}, not PUBLISHED: its metrics start with its first snapshot, a few minutes after it is published.`,
       );
     }
     return {
@@ -51,7 +51,7 @@ export async function getPostMetrics(
     ...countsOf(snapshot),
     ageHours: Math.round(((snapshot.takenAt.getTime() - doc.publishedAt.getTime()) / HOUR_MS) * 100) / 100,
   }));
-  return { ...toSummary(doc), series };
+  return { ...toSummary(doc, deps.now()), series };
 }
 
 /**
@@ -76,7 +76,7 @@ export async function listPostMetrics(
     ? rows.filter((row) => row.value < after.value || (row.value === after.value && row.doc._id > after.id))
     : rows;
   const page = from.slice(0, input.limit);
-  const result: z.infer<typeof PostMetricsListSchema> = { posts: page.map((row) => toSummary(row.doc)) };
+  const result: z.infer<typeof PostMetricsListSchema> = { posts: page.map((row) => toSummary(row.doc, deps.now())) };
   const last = page.at(-1);
   if (from.length > input.limit && last) result.nextCursor = encodeCursor(input.sortBy, last.value, last.doc._id);
   return result;

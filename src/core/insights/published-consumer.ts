@@ -5,8 +5,9 @@ import { openPostInsight } from './open-insight.js';
 
 /**
  * What a published root post starts, from its `post.published` event (stored with the change, relayed at
- * least once, so a crash loses nothing): its insight record, then a collection run of its account, so the
- * first snapshot does not wait for the planner. Both are idempotent. The work waits while publishing runs,
+ * least once, so a crash loses nothing): its insight record, then a collection run of its account, which
+ * takes the account's totals when due and notes when the post's first snapshot falls due (a few minutes on; the
+ * planner queues it then). Both are idempotent. The work waits while publishing runs,
  * waits or falls due in this worker (JobQueue.afterPublishing): delivered in batches after a busy minute,
  * a dozen writes an event must not come between due posts.
  */

@@ -4,17 +4,22 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-/** The first snapshot falls due at PUBLISHED and must be taken within this. */
+/**
+ * The first snapshot falls due this long after PUBLISHED: a post a second old has no views yet, so a snapshot
+ * then would only say 0. Short enough that a trial sees numbers within five minutes (README, Analytics).
+ */
+export const FIRST_SNAPSHOT_AFTER_MS = 3 * MINUTE_MS;
+/** The planner looks every minute, so the first snapshot is taken within this of PUBLISHED. */
 export const FIRST_SNAPSHOT_WITHIN_MS = 5 * MINUTE_MS;
 /** The age hooks are ranked at: every post is compared by its views at 48 hours. */
 export const RANKING_AGE_MS = 48 * HOUR_MS;
 
 /**
- * Each slot's age (time after PUBLISHED): slot 0 at once, then hourly for the first 48 hours, every 6
+ * Each slot's age (time after PUBLISHED): slot 0 after FIRST_SNAPSHOT_AFTER_MS, then hourly for the first 48 hours, every 6
  * hours to day 7, daily to day 30; the snapshot of the last slot makes the post final.
  */
 export const SNAPSHOT_AGES_MS: readonly number[] = Object.freeze([
-  0,
+  FIRST_SNAPSHOT_AFTER_MS,
   ...steps(HOUR_MS, 48 * HOUR_MS, HOUR_MS),
   ...steps(54 * HOUR_MS, 7 * DAY_MS, 6 * HOUR_MS),
   ...steps(8 * DAY_MS, 30 * DAY_MS, DAY_MS),

@@ -35,14 +35,17 @@ export const PostMetricsSummarySchema = z
     unavailableReason: z
       .string()
       .nullable()
-      .describe('why TikTok returns nothing for it (made private or removed); the last counts stay'),
+      .describe('why TikTok returns nothing for it (not public, made private or removed); the last counts stay'),
     metrics: PostCountsSchema.nullable().describe('the latest counts; null before the first snapshot'),
     engagementRate: z
       .number()
       .nullable()
       .describe('(likes + comments + shares) / views of the latest counts; null without views'),
     viewsAt48h: z.int().nullable().describe('views when the post was 48 hours old, the measure hooks are ranked by'),
-    nextSnapshotAt: z.iso.datetime().nullable().describe('when the next snapshot is due; null once collection ended'),
+    nextSnapshotAt: z.iso
+      .datetime()
+      .nullable()
+      .describe('when the next snapshot is due, or the time of asking once it is pending; null once collection ended'),
     hook: HookSchema.nullable().describe("a carousel's first-slide caption when Postdeck composited it; else null"),
   })
   .meta({ id: 'PostMetricsSummary' });

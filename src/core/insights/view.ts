@@ -4,8 +4,8 @@ import type { PostMetricsSummarySchema } from './schema.js';
 
 export type PostMetricsSummary = z.infer<typeof PostMetricsSummarySchema>;
 
-/** A record as callers read it. */
-export function toSummary(doc: PostInsightDoc): PostMetricsSummary {
+/** A record as callers read it at `now`. */
+export function toSummary(doc: PostInsightDoc, now: Date): PostMetricsSummary {
   return {
     postId: doc._id,
     platformId: doc.platformId,
@@ -16,7 +16,7 @@ export function toSummary(doc: PostInsightDoc): PostMetricsSummary {
     metrics: doc.latest ? countsOf(doc.latest) : null,
     engagementRate: engagementRate(doc.latest),
     viewsAt48h: doc.rankingViews,
-    nextSnapshotAt: doc.nextDueAt?.toISOString() ?? null,
+    nextSnapshotAt: doc.nextDueAt ? nextSnapshotAt(doc.nextDueAt, now).toISOString() : null,
     hook: doc.hook,
   };
 }
@@ -35,4 +35,12 @@ export function countsOf(counts: PostCountsDoc): NonNullable<PostMetricsSummary[
 export function engagementRate(counts: PostCountsDoc | null): number | null {
   if (!counts || counts.views === 0) return null;
   return Math.round(((counts.likes + counts.comments + counts.shares) / counts.views) * 10_000) / 10_000;
+}
+
+/**
+ * When the next snapshot is taken, as a caller reads it: its due time, or `now` once that has passed (it is
+ * pending: the collector takes it on its next pass), so the answer is never a time already gone.
+ */
+export function nextSnapshotAt(dueAt: Date, now: Date): Date {
+  return dueAt.getTime() < now.getTime() ? now : dueAt;
 }

@@ -9,6 +9,7 @@ import Koa from 'koa';
 import { registerApi } from './api.js';
 import { registerAuthorize } from './authorize.js';
 import { registerControl } from './control.js';
+import { registerControlPage } from './control-page.js';
 import { registerControlPosts } from './control-posts.js';
 import { registerControlVideos } from './control-videos.js';
 import { PublishEngine } from './engine.js';
@@ -56,6 +57,7 @@ export async function startTikTokEmulator(
   registerControl(router, state);
   registerControlPosts(router, state, engine);
   registerControlVideos(router, state, options);
+  registerControlPage(router, state, options);
 
   const app = new Koa();
   app.use(async (ctx, next) => {

@@ -13,7 +13,10 @@ const SORT_LABELS: Record<PostSort, string> = {
   shares: 'Shares',
   engagement_rate: 'Engagement rate',
 };
-const WAITING = 'Numbers appear within 5 minutes of a post being published, then hourly for its first two days.';
+const WAITING =
+  "A public post's first numbers arrive within 5 minutes of its publishing, then hourly for its first two days; TikTok counts only public posts.";
+/** A next count due within this of the page's time is shown as due now: the collector looks every minute. */
+const DUE_NOW_WITHIN_MS = 60_000;
 
 /** The analytics page's main content. */
 export function analyticsView(analytics: Analytics, workspaceId: string): SafeHtml {
@@ -87,7 +90,7 @@ function postsSection(analytics: Analytics, href: (changes: Partial<AnalyticsQue
             }`,
             rows,
             columns: [
-              { header: 'Post', cell: postCell },
+              { header: 'Post', cell: (row) => postCell(row, analytics.end) },
               { header: 'Views', cell: (row) => count(row.metrics.metrics?.views) },
               { header: 'Likes', cell: (row) => count(row.metrics.metrics?.likes) },
               { header: 'Comments', cell: (row) => count(row.metrics.metrics?.comments) },
@@ -99,18 +102,25 @@ function postsSection(analytics: Analytics, href: (changes: Partial<AnalyticsQue
   </section>`;
 }
 
-function postCell(row: AnalyticsRow): SafeHtml {
+function postCell(row: AnalyticsRow, now: Date): SafeHtml {
   const { metrics } = row;
   const caption = row.caption.length > 90 ? `${row.caption.slice(0, 89)}…` : row.caption;
+  const counted = metrics.metrics ? markup`Counted ${when(new Date(metrics.metrics.takenAt))}` : markup`No numbers yet`;
   const status =
     metrics.status === 'unavailable'
       ? markup`<span class="badge off">Unavailable</span> <span class="muted">${metrics.unavailableReason}</span>`
-      : metrics.metrics === null
-        ? markup`<span class="muted">${WAITING}</span>`
-        : markup`<span class="muted">Counted ${when(new Date(metrics.metrics.takenAt))}</span>`;
+      : markup`<span class="muted">${counted}${nextCount(metrics.nextSnapshotAt, now)}</span>`;
   return markup`<strong>${caption || 'No caption'}</strong><br />
     <span class="muted">${row.account} · published ${when(new Date(metrics.publishedAt))}</span><br />
     ${status}`;
+}
+
+/** When the next count is taken: never a time already gone (a pending one is due now). */
+function nextCount(nextSnapshotAt: string | null, now: Date): SafeHtml | string {
+  if (nextSnapshotAt === null) return '';
+  const next = new Date(nextSnapshotAt);
+  if (next.getTime() - now.getTime() < DUE_NOW_WITHIN_MS) return markup` · next count due now`;
+  return markup` · next count ${when(next)}`;
 }
 
 function hooksSection(analytics: Analytics): SafeHtml {
