@@ -3,12 +3,29 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findExecutable } from '../../test/support/executables.js';
 import { freePort, waitForOk } from './util.js';
 
 // Shared by the benches (bench:scale) and the deploy tests (rolling restart): one nginx set-up.
 
-/** Debian's nginx (`apt-get install nginx`; .ci/run installs it). */
-export const NGINX = '/usr/sbin/nginx';
+const NGINX_ELSEWHERE = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/opt/homebrew/bin/nginx'];
+
+/**
+ * The nginx to run: NGINX_PATH when set, else `nginx` on PATH, else where Debian (`/usr/sbin`, off a
+ * user's PATH) and Homebrew put it. `env` and `alsoTry` are parameters for the finder's own test.
+ */
+export function nginxPath(env: NodeJS.ProcessEnv = process.env, alsoTry = NGINX_ELSEWHERE): string {
+  return findExecutable(
+    {
+      setting: 'NGINX_PATH',
+      names: ['nginx'],
+      alsoTry,
+      missing:
+        'The reverse-proxy tests and bench:scale need nginx (Debian: apt-get install -y nginx; macOS: brew install nginx).',
+    },
+    env,
+  );
+}
 
 /** A running nginx in front of some Postdeck API processes. */
 export interface RunningProxy {
@@ -26,6 +43,7 @@ export interface RunningProxy {
  * that server out for `fail_timeout`. Each answer names the server that gave it in `x-upstream`.
  */
 export async function startNginx(upstreams: string[], port?: number): Promise<RunningProxy> {
+  const executable = nginxPath();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'postdeck-nginx-'));
   port ??= await freePort();
   const at = (file: string) => path.join(dir, file);
@@ -61,7 +79,7 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2
 `;
   writeFileSync(at('nginx.conf'), config);
   // -e: the log for what goes wrong before the config is read (else /var/log/nginx, not ours to write).
-  const nginx = spawn(NGINX, ['-p', dir, '-c', at('nginx.conf'), '-e', at('error.log')], { stdio: 'ignore' });
+  const nginx = spawn(executable, ['-p', dir, '-c', at('nginx.conf'), '-e', at('error.log')], { stdio: 'ignore' });
   const exited = once(nginx, 'exit').then(([code]) => code as number | null);
   const errorLog = () => (existsSync(at('error.log')) ? readFileSync(at('error.log'), 'utf8') : '');
   const url = `http://127.0.0.1:${port}`;

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { startTikTokEmulator } from '../emulators/tiktok/server.js';
 import { AccountSchema } from '../emulators/tiktok/state.js';
 import type { Logger } from '../logger.js';
+import { startOnKeptPort } from './tiktok-emulator-port.js';
 import { TIKTOK_CALLBACK_PATH, type EmulatorHosts } from './tiktok-setup.js';
 
 /** What `DATA_DIR/tiktok-emulator-url.json` records, so the admin CLI and other processes find the emulator. */
@@ -27,7 +28,8 @@ export function emulatorRecordPath(dataDir: string): string {
  * Starts the built-in TikTok emulator for `npm start` without TikTok credentials, or joins the
  * one another Postdeck process of this DATA_DIR runs (an api and a worker process must share one,
  * since its state file has one writer). Its accounts and grants persist in
- * `DATA_DIR/tiktok-emulator.json`, so a connected emulated account keeps working after a restart.
+ * `DATA_DIR/tiktok-emulator.json`, so a connected emulated account keeps working after a restart,
+ * and it keeps its port across restarts (`tiktok-emulator-port.ts`), so its links do too.
  */
 export async function startLocalTikTokEmulator(config: Config, logger: Logger): Promise<LocalTikTokEmulator> {
   const running = await findRunningTikTokEmulator(config.dataDir);
@@ -40,15 +42,17 @@ export async function startLocalTikTokEmulator(config: Config, logger: Logger): 
   }
   mkdirSync(config.dataDir, { recursive: true });
   const redirectUri = `${config.publicUrl}${TIKTOK_CALLBACK_PATH}`;
-  const emulator = await startTikTokEmulator({
-    port: config.tiktokEmulator.port,
-    host: config.host,
-    dataFile: path.join(config.dataDir, 'tiktok-emulator.json'),
-    redirectUris: [redirectUri],
-    // The emulator pulls media from Postdeck's own public URLs, which are plain http locally.
-    verifiedUrlPrefixes: [`${config.media.publicBaseUrl}/`],
-    allowHttpPullUrls: true,
-  });
+  const emulator = await startOnKeptPort(config.dataDir, config.tiktokEmulator.port, logger, (port) =>
+    startTikTokEmulator({
+      port,
+      host: config.host,
+      dataFile: path.join(config.dataDir, 'tiktok-emulator.json'),
+      redirectUris: [redirectUri],
+      // The emulator pulls media from Postdeck's own public URLs, which are plain http locally.
+      verifiedUrlPrefixes: [`${config.media.publicBaseUrl}/`],
+      allowHttpPullUrls: true,
+    }),
+  );
   if (emulator.control.accounts.size === 0) {
     // One account from the first start, so "Connect TikTok" works out of the box.
     const account = AccountSchema.parse({ displayName: 'Emulated Creator', username: 'emulated.creator' });

@@ -121,7 +121,7 @@ describe('postdeck admin connect-emulated-tiktok', { timeout: 240_000 }, () => {
     };
     expect(await (await api(`/platforms/${platform.id}/schema`)).json()).toMatchObject(expected);
 
-    // The emulator's accounts and grants live in DATA_DIR: after a restart (on a new port) the stored tokens work.
+    // The emulator's accounts and grants live in DATA_DIR: after a restart the stored tokens work.
     await stop();
     await start();
     const again = await api(`/platforms/${platform.id}/schema`);

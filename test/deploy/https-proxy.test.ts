@@ -51,12 +51,21 @@ describe('HTTPS behind Caddy (docker-compose.https.yml, deploy/Caddyfile)', () =
     const [site] = sites;
     // Substituted from Caddy's environment; an https URL makes Caddy get its certificate.
     expect(site!.address).toEqual(['{$PUBLIC_URL}']);
-    expect(site!.directives).toEqual([['reverse_proxy', 'api:8080']]);
-    const [host, port] = site!.directives[0]![1]!.split(':');
+    const proxies = site!.directives.filter(([name]) => name === 'reverse_proxy');
+    expect(proxies).toEqual([['reverse_proxy', 'api:8080']]);
+    const [host, port] = proxies[0]![1]!.split(':');
     expect(services[host!]).toBe(api);
     expect(api.ports).toEqual([`${port}:${port}`]);
     const imagePort = dockerfileInstructions().find((i) => i.name === 'ENV' && /\bPORT=/.test(i.args));
     expect(imagePort?.args).toContain(`PORT=${port}`);
+  });
+
+  it('sends the Strict-Transport-Security header docs/security.md asks for, and nothing else', () => {
+    const security = readFileSync(path.resolve('docs/security.md'), 'utf8');
+    const asked = /`Strict-Transport-Security: ([^`]+)`/.exec(security)![1]!;
+    const [site] = parseCaddyfile(readFileSync(path.resolve('deploy/Caddyfile'), 'utf8'));
+    const headers = site!.directives.filter(([name]) => name === 'header');
+    expect(headers).toEqual([['header', 'Strict-Transport-Security', asked]]);
   });
 });
 
@@ -96,7 +105,7 @@ interface CaddySite {
 }
 
 /**
- * Reads a Caddyfile's structure as Caddy does for a simple file: `#` comments, site blocks opened
+ * Reads a Caddyfile's structure as Caddy does for a simple file: `#` comments, quoted tokens, site blocks opened
  * by a line ending in `{` and closed by `}`, one directive a line; no global options, no nesting,
  * no directive outside a block (each would be a mistake in this example).
  */
@@ -104,11 +113,10 @@ function parseCaddyfile(text: string): CaddySite[] {
   const sites: CaddySite[] = [];
   let open: CaddySite | null = null;
   for (const raw of text.split('\n')) {
-    const tokens = raw
-      .replace(/(^|\s)#.*$/, '')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean);
+    // A quoted token keeps its spaces and loses its quotes, as Caddy reads it.
+    const tokens = [...raw.replace(/(^|\s)#.*$/, '').matchAll(/"([^"]*)"|(\S+)/g)].map(
+      (match) => match[1] ?? match[2]!,
+    );
     if (tokens.length === 0) continue;
     if (tokens.at(-1) === '{') {
       if (open) throw new Error(`nested block: ${raw}`);

@@ -7,6 +7,7 @@ import { buildCard } from './card-model.js';
 import type { CardAction, CardActionDoc, CardActor, ChatCardDoc } from './documents.js';
 import type { ApprovalCard } from './gateway.js';
 import { actingScope, linkIdOf, requireApprover, requireLink } from './links.js';
+import { redrawOtherCards } from './redraw.js';
 import { ChatRefusal, withChatLease } from './refusal.js';
 
 /** The longest caption accepted in chat (TikTok's photo description limit); publishing checks the rest. */
@@ -19,7 +20,8 @@ export type { CardAction, CardActor } from './documents.js';
  * What an approver does on a card: approve (publish now), schedule, edit the caption, reject (delete
  * the draft). Done with the link's key, one card change at a time; the post's own leases and states
  * make double clicks and two approvers at once publish once: the later one is refused in words.
- * Answers the card as it now stands, for the adapter to redraw in place.
+ * Answers the card as it now stands, for the adapter to redraw in place; the draft's cards in
+ * other chats are redrawn here.
  */
 export async function actOnCard(deps: CoreDeps, who: CardActor, action: CardAction): Promise<ApprovalCard> {
   const link = await requireLink(deps, who.platform, who.teamId);
@@ -27,7 +29,7 @@ export async function actOnCard(deps: CoreDeps, who: CardActor, action: CardActi
   const chatUser = { platform: who.platform, id: who.chatUserId, name: who.chatUserName };
   const scope: Scope = { ...(await actingScope(deps, link)), chatUser };
   const cardId = `${linkIdOf(who.platform, who.teamId)}:${who.postId}`;
-  return withChatLease(deps, `chat-card:${cardId}`, async () => {
+  const redrawn = await withChatLease(deps, `chat-card:${cardId}`, async () => {
     const card = await deps.db.chatCards.findOne({ _id: cardId, workspaceId: scope.workspaceId });
     if (!card) throw new ChatRefusal('already_handled', 'This card is no longer tracked by Postdeck.');
     const result = await perform(deps, scope, card, action);
@@ -42,6 +44,9 @@ export async function actOnCard(deps: CoreDeps, who: CardActor, action: CardActi
     await deps.db.chatCards.updateOne({ _id: cardId }, { $set: { editedContent }, $push: { actions: record } });
     return buildCard(deps, who.postId, { ...card, editedContent, actions: [...card.actions, record] });
   });
+  // An edit stays on this card until it is approved here: the draft itself has not changed.
+  if (action.type !== 'edit') await redrawOtherCards(deps, scope.workspaceId, who.postId, cardId);
+  return redrawn;
 }
 
 async function perform(deps: CoreDeps, scope: Scope, card: ChatCardDoc, action: CardAction): Promise<string> {

@@ -17,12 +17,18 @@ const PRIVACY_WORDS: Record<string, string> = {
 export async function buildCard(
   deps: CoreDeps,
   postId: string,
-  card: Pick<ChatCardDoc, 'author' | 'editedContent' | 'actions'>,
+  card: Pick<ChatCardDoc, 'workspaceId' | 'author' | 'editedContent' | 'actions'>,
 ): Promise<ApprovalCard> {
   const post = await deps.db.posts.findOne({ _id: postId });
   const history = card.actions.map(({ chatUserId, chatUserName, result }) => ({ chatUserId, chatUserName, result }));
   if (!post) {
-    const rejected = card.actions.some((action) => action.action === 'reject');
+    // Rejected on this card or on the draft's card in another chat.
+    const rejected =
+      card.actions.some((action) => action.action === 'reject') ||
+      (await deps.db.chatCards.findOne(
+        { postId, workspaceId: card.workspaceId, 'actions.action': 'reject' },
+        { projection: { _id: 1 } },
+      )) !== null;
     return { ...EMPTY, postId, author: card.author, history, status: rejected ? 'rejected' : 'gone' };
   }
   const media = await deps.db.media.find({ _id: { $in: post.mediaIds }, workspaceId: post.workspaceId }).toArray();

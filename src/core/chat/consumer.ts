@@ -7,6 +7,7 @@ import { milestoneOf, milestoneSnapshot, milestoneText } from '../insights/miles
 import { buildCard, describeAuthor } from './card-model.js';
 import type { ChatCardDoc, ChatLinkDoc } from './documents.js';
 import type { ChatGateways } from './gateway.js';
+import { redrawCard } from './redraw.js';
 import { withChatLease } from './refusal.js';
 
 /**
@@ -25,7 +26,7 @@ export const chatApprovalsConsumer: EventConsumer = {
         return postCards(deps, gateways, event);
       case 'post.published':
       case 'post.failed':
-        return refreshCards(deps, gateways, event);
+        return refreshCards(deps, event);
       case 'generation.failed':
         return postNotices(deps, gateways, event);
       case 'generation.done':
@@ -68,17 +69,10 @@ async function postCards(deps: CoreDeps, gateways: ChatGateways, event: DomainEv
   }
 }
 
-async function refreshCards(deps: CoreDeps, gateways: ChatGateways, event: DomainEvent): Promise<void> {
+async function refreshCards(deps: CoreDeps, event: DomainEvent): Promise<void> {
   const cards = await deps.db.chatCards.find({ postId: event.subjectId, workspaceId: event.workspaceId }).toArray();
   for (const { _id } of cards) {
-    await withChatLease(deps, `chat-card:${_id}`, async () => {
-      const card = await deps.db.chatCards.findOne({ _id });
-      const link = card && (await deps.db.chatLinks.findOne({ _id: card.linkId }));
-      const gateway = link && gateways[link.platform];
-      if (!card || !link || !gateway) return;
-      const place = { teamId: link.teamId, channelId: card.channelId };
-      const view = await buildCard(deps, card.postId, card);
-      await gateway.updateCard(place, card.messageId, view);
+    await redrawCard(deps, _id, async ({ card, gateway, place, view }) => {
       if (event.type === 'post.published' && card.linkPostedAt === null) {
         const where = view.releaseUrl ? `: ${view.releaseUrl}` : ' (TikTok has not released its link yet).';
         await gateway.replyToCard(place, card.messageId, `Published on TikTok${where}`);

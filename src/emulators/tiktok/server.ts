@@ -81,7 +81,14 @@ export async function startTikTokEmulator(
   const handle = app.callback();
   const server = createServer((req, res) => void handle(req, res));
   server.listen(port, host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    // A taken port leaves nothing behind, so the caller may try another.
+    state.close();
+    if (ownMediaDir) rmSync(mediaDir, { recursive: true, force: true });
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
