@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCluster, type BenchDatabase, type Cluster } from './cluster.js';
+import type { WorkerKill } from './killed-claims.js';
 import { startChat } from './scale-chat.js';
 import { startNginx, type RunningProxy } from './nginx.js';
 import { startOpenAiChild } from './openai-child.js';
@@ -78,7 +79,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     receiver.expect('/scale', endpoint.secret);
     const workers = size === 2 ? ['worker-a', 'worker-b'] : ['worker-a'];
     for (const name of workers) cluster.startWorker(name);
-    await workerRunning(cluster);
+    await workerRunning(cluster, 180_000);
     await chat.link(proxy.url, cluster, tenant);
 
     const traffic = new Traffic();
@@ -109,6 +110,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
         received: () => receiver.received,
         twoWorkers: size === 2,
         chat,
+        workerKill: workerKillOf(traffic),
       })),
     );
     await printThroughput(cluster, traffic, loadSeconds, apiCpu, outcome.scheduled.length + outcome.approved.length);
@@ -148,6 +150,13 @@ async function restarts(cluster: Cluster, ports: number[], seconds: number, traf
     bounce(cluster, traffic, latest(cluster.apis, 'api'), 'SIGKILL', ports[0]),
     bounce(cluster, traffic, latest(cluster.workers, 'worker-a'), 'SIGKILL'),
   ]);
+}
+
+/** The SIGKILL of worker-a, bounded by worker-b's restart before it (see killed-claims.ts). */
+function workerKillOf(traffic: Traffic): WorkerKill | undefined {
+  const restarted = traffic.outages.find((o) => o.process === 'worker-b' && o.signal === 'SIGTERM');
+  const killed = traffic.outages.find((o) => o.process === 'worker-a' && o.signal === 'SIGKILL');
+  return restarted && killed ? { since: restarted.to, at: killed.to } : undefined;
 }
 
 function latest(list: PostdeckProcess[], name: string): PostdeckProcess {
