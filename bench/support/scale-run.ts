@@ -13,6 +13,9 @@ import { seedTenant } from './seed.js';
 import { freePort, line, waitForOk } from './util.js';
 import { startReceiver } from './webhook-receiver.js';
 
+/** How long a started process may take to answer /readyz: a node process starts slowly on a busy machine. */
+const PROCESS_START_MS = 300_000;
+
 /** One bench:scale run: the load of each phase, how many accounts post, how long settling may take. */
 export interface ScaleConfig {
   database: BenchDatabase;
@@ -68,7 +71,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     if (size === 2) {
       ports.push(await freePort());
       cluster.startApi('api-2', ports[1]!);
-      await waitForOk(`http://127.0.0.1:${ports[1]}/readyz`, 120_000);
+      await waitForOk(`http://127.0.0.1:${ports[1]}/readyz`, PROCESS_START_MS);
     }
     proxy = await startNginx(
       ports.map((port) => `127.0.0.1:${port}`),
@@ -79,7 +82,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     receiver.expect('/scale', endpoint.secret);
     const workers = size === 2 ? ['worker-a', 'worker-b'] : ['worker-a'];
     for (const name of workers) cluster.startWorker(name);
-    await workerRunning(cluster, 180_000);
+    await workerRunning(cluster, PROCESS_START_MS);
     await chat.link(proxy.url, cluster, tenant);
 
     const traffic = new Traffic();
@@ -179,7 +182,7 @@ async function bounce(
   if (port === undefined) cluster.startWorker(proc.name);
   else {
     cluster.startApi(proc.name, port);
-    await waitForOk(`http://127.0.0.1:${port}/readyz`, 120_000);
+    await waitForOk(`http://127.0.0.1:${port}/readyz`, PROCESS_START_MS);
   }
   traffic.outages.push({ process: proc.name, signal, from, to: Date.now() });
 }
