@@ -120,7 +120,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   processes.push(api);
   const apis = [api];
   try {
-    await waitForOk(`${apiUrl}/healthz`);
+    await waitForOk(`${apiUrl}/healthz`, 300_000);
   } catch (error) {
     console.error(tailOf(api));
     throw error;

@@ -6,6 +6,7 @@ import type { DomainEvent } from '../../src/core/events/documents.js';
 import { readAttempts } from './attempts.js';
 import type { Cluster } from './cluster.js';
 import { readEmulator, waitUntilSettled } from './observe.js';
+import { outcomeUnknownByKill, type WorkerKill } from './killed-claims.js';
 import type { ChatRig } from './scale-chat.js';
 import type { LoadOutcome } from './scale-load.js';
 import type { Exchange, Traffic } from './scale-traffic.js';
@@ -87,6 +88,8 @@ export interface Settings {
   /** Whether two worker processes ran side by side (phase two). */
   twoWorkers: boolean;
   chat: ChatRig;
+  /** The worker SIGKILLed under the load, if one was. */
+  workerKill?: WorkerKill | undefined;
 }
 
 /**
@@ -115,7 +118,9 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
     line(`  approved, still DRAFT ${doc._id}`, settings.chat.notesOn(doc._id).slice(0, 600));
   line('published posts not at TikTok exactly once', twice);
   line('posts at TikTok twice', emulator.duplicates);
-  if (published.length < toPublish.length) problems.push('posts to publish not all PUBLISHED');
+  const killedMidPublish = await outcomeUnknownByKill(cluster, outcomes, settings.workerKill);
+  line('  of the ERRORs: the SIGKILLed worker had sent the init', killedMidPublish.size);
+  if (published.length + killedMidPublish.size < toPublish.length) problems.push('posts to publish not all PUBLISHED');
 
   const cards = await waitFor(settings.settleTimeoutMs, () => {
     const counts = outcome.drafts.map((id) => settings.chat.cardsOf(id));

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCluster, type BenchDatabase, type Cluster } from './cluster.js';
+import type { WorkerKill } from './killed-claims.js';
 import { startChat } from './scale-chat.js';
 import { startNginx, type RunningProxy } from './nginx.js';
 import { startOpenAiChild } from './openai-child.js';
@@ -11,6 +12,9 @@ import { Traffic } from './scale-traffic.js';
 import { seedTenant } from './seed.js';
 import { freePort, line, waitForOk } from './util.js';
 import { startReceiver } from './webhook-receiver.js';
+
+/** How long a started process may take to answer /readyz: a node process starts slowly on a busy machine. */
+const PROCESS_START_MS = 300_000;
 
 /** One bench:scale run: the load of each phase, how many accounts post, how long settling may take. */
 export interface ScaleConfig {
@@ -67,7 +71,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     if (size === 2) {
       ports.push(await freePort());
       cluster.startApi('api-2', ports[1]!);
-      await waitForOk(`http://127.0.0.1:${ports[1]}/readyz`, 120_000);
+      await waitForOk(`http://127.0.0.1:${ports[1]}/readyz`, PROCESS_START_MS);
     }
     proxy = await startNginx(
       ports.map((port) => `127.0.0.1:${port}`),
@@ -78,7 +82,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     receiver.expect('/scale', endpoint.secret);
     const workers = size === 2 ? ['worker-a', 'worker-b'] : ['worker-a'];
     for (const name of workers) cluster.startWorker(name);
-    await workerRunning(cluster);
+    await workerRunning(cluster, PROCESS_START_MS);
     await chat.link(proxy.url, cluster, tenant);
 
     const traffic = new Traffic();
@@ -109,6 +113,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
         received: () => receiver.received,
         twoWorkers: size === 2,
         chat,
+        workerKill: workerKillOf(traffic),
       })),
     );
     await printThroughput(cluster, traffic, loadSeconds, apiCpu, outcome.scheduled.length + outcome.approved.length);
@@ -150,6 +155,13 @@ async function restarts(cluster: Cluster, ports: number[], seconds: number, traf
   ]);
 }
 
+/** The SIGKILL of worker-a, bounded by worker-b's restart before it (see killed-claims.ts). */
+function workerKillOf(traffic: Traffic): WorkerKill | undefined {
+  const restarted = traffic.outages.find((o) => o.process === 'worker-b' && o.signal === 'SIGTERM');
+  const killed = traffic.outages.find((o) => o.process === 'worker-a' && o.signal === 'SIGKILL');
+  return restarted && killed ? { since: restarted.to, at: killed.to } : undefined;
+}
+
 function latest(list: PostdeckProcess[], name: string): PostdeckProcess {
   const found = list.filter((p) => p.name === name).at(-1);
   if (!found) throw new Error(`no process ${name}`);
@@ -170,7 +182,7 @@ async function bounce(
   if (port === undefined) cluster.startWorker(proc.name);
   else {
     cluster.startApi(proc.name, port);
-    await waitForOk(`http://127.0.0.1:${port}/readyz`, 120_000);
+    await waitForOk(`http://127.0.0.1:${port}/readyz`, PROCESS_START_MS);
   }
   traffic.outages.push({ process: proc.name, signal, from, to: Date.now() });
 }

@@ -17,7 +17,7 @@ describe('scale-out behind nginx', () => {
         database,
         workDir: work.dir,
         accounts: 12,
-        settleTimeoutMs: 5 * 60_000,
+        settleTimeoutMs: 8 * 60_000,
         load: {
           seconds: 40,
           clients: 3,

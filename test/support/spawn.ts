@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -111,6 +111,33 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Sends SIGSTOP and waits until every thread of the process is stopped. kill() returns once the
+ * signal is queued: the stop takes effect only when one of its threads is next scheduled, and on a
+ * busy machine another thread can meanwhile answer a request (Linux: reads /proc/<pid>/task).
+ */
+export async function suspend(pid: number, timeoutMs = 60_000): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  const deadline = Date.now() + timeoutMs;
+  while (!everyThreadStopped(pid)) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not stop within ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+function everyThreadStopped(pid: number): boolean {
+  const tasks = readdirSync(`/proc/${pid}/task`);
+  // The state follows the command name, which is in parentheses and may itself hold spaces.
+  const stopped = (tid: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.startsWith('T') === true;
+    } catch {
+      return true; // the thread ended meanwhile
+    }
+  };
+  return tasks.every(stopped);
 }
 
 /**
