@@ -14,7 +14,7 @@ const ATTEMPT_TIMEOUT_MS = 15_000;
  * address (TLS still verifies the URL's host name). Never throws: the outcome is the attempt.
  */
 export async function postSigned(
-  target: { url: string; secret: string; allowPrivate: boolean },
+  target: { url: string; secret: string | readonly string[]; allowPrivate: boolean },
   message: { id: string; body: string },
   at: Date,
 ): Promise<WebhookAttempt> {
