@@ -19,6 +19,7 @@ export const ErrorCodes = Object.freeze({
   post_limit_reached: 'post_limit_reached',
   ai_credit_limit_reached: 'ai_credit_limit_reached',
   ai_image_limit_reached: 'ai_image_limit_reached',
+  webhook_limit_reached: 'webhook_limit_reached',
   ai_quota_exhausted: 'ai_quota_exhausted',
   content_blocked: 'content_blocked',
   invalid_media_file: 'invalid_media_file',

@@ -82,4 +82,53 @@ describe('the webhooks page', () => {
     expect(await page.getByText('No endpoints yet.').count()).toBe(1);
     expect(await t.deps.db.webhookEndpoints.countDocuments({ workspaceId: user.workspaceId })).toBe(0);
   });
+
+  it('sends a test event and redelivers it, and masks credentials in the URL', async () => {
+    const tested = await startReceiver();
+    try {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${server.url}/webhooks`);
+      const url = `${tested.url.replace('http://', 'http://hook-user:hook-pass@')}/tested`;
+      await page.getByLabel('URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      tested.expect('/tested', (await page.locator('.secret').textContent())!.trim(), 0);
+      expect(await page.content()).not.toContain('hook-pass');
+      expect(await page.locator('section.card h2').textContent()).toContain('http://***:***@127.0.0.1');
+
+      await page.getByRole('button', { name: /^Send a test event to / }).click();
+      await page.getByText('A webhook.test event is on its way').waitFor();
+      await waitUntil(() => tested.at('/tested').length === 1, 'the test event arrived');
+      const [first] = tested.at('/tested');
+      expect(first!.verified).toMatchObject({ type: 'webhook.test' });
+      expect(first!.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:hook-pass').toString('base64')}`);
+      await waitUntil(
+        async () =>
+          (await t.deps.db.webhookDeliveries.countDocuments({ workspaceId: user.workspaceId, state: 'delivered' })) ===
+          1,
+        'the test delivery is logged delivered',
+      );
+
+      await page.goto(`${server.url}/webhooks`);
+      const row = page.locator('tbody tr');
+      expect(await row.textContent()).toMatch(/webhook\.test[\s\S]*Delivered[\s\S]*1[\s\S]*HTTP 200/);
+      await page.getByRole('button', { name: /^Redeliver webhook\.test / }).click();
+      await page.getByText('The delivery is being sent again').waitFor();
+      await waitUntil(() => tested.at('/tested').length === 2, 'the redelivery arrived');
+      expect(tested.at('/tested')[1]!.id).toBe(first!.id);
+      expect(tested.at('/tested')[1]!.verified).toMatchObject({ type: 'webhook.test' });
+      await waitUntil(
+        async () =>
+          (await t.deps.db.webhookDeliveries.findOne({ workspaceId: user.workspaceId }))?.state === 'delivered',
+        'the redelivery is logged',
+      );
+      await page.goto(`${server.url}/webhooks`);
+      expect(await row.textContent()).toMatch(/webhook\.test[\s\S]*Delivered[\s\S]*2[\s\S]*HTTP 200/);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'webhooks-test-event-1280.png'), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 900 });
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'webhooks-test-event-390.png'), fullPage: true });
+    } finally {
+      await tested.close();
+    }
+  });
 });

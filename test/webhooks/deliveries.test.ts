@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { relayEvents, domainEvent } from '../../src/core/events/relay.js';
 import type { EventType } from '../../src/core/events/documents.js';
 import { claimLease } from '../../src/core/db/leases.js';
@@ -7,7 +8,7 @@ import { buildTenant } from '../support/factories.js';
 import { useTestServer } from '../support/http.js';
 import { buildVideo, call, connectedPlatform, postBody, type Tenant } from '../support/posts.js';
 import { startTikTokFixture } from '../support/tiktok.js';
-import { startReceiver, waitUntil } from '../../bench/support/webhook-receiver.js';
+import { startReceiver, waitUntil, type Received } from '../../bench/support/webhook-receiver.js';
 
 // Deliveries end to end: the outbox's events reach a loopback receiver (so private endpoints are allowed
 // here), signed, retried with backoff, in order per post, logged and redelivered.
@@ -63,6 +64,19 @@ async function pendingDelivery(name: string, endpointId: string): Promise<void> 
     windowStart: now,
     createdAt: now,
   });
+}
+
+/** Whether the standardwebhooks package accepts the request with `secret`, on a receiver whose clock reads `atMs`. */
+function verifies(request: Received, secret: string, atMs = Date.now()): boolean {
+  vi.useFakeTimers({ toFake: ['Date'], now: atMs });
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 type Delivery = {
@@ -216,5 +230,59 @@ describe('webhook deliveries', () => {
     expect(receiver.at('/gone').length).toBeLessThanOrEqual(count + 1); // at most the attempt in flight
     const listed = await call(server, a.apiKey, 'GET', '/webhooks');
     expect((listed.body.webhooks as { id: string }[]).map((w) => w.id)).not.toContain(endpointId);
+  });
+});
+
+describe('rotated secrets, test events and URL credentials', () => {
+  it('signs with both secrets during the overlap, and with the new one only once the clock passes it', async () => {
+    const created = await call(server, a.apiKey, 'POST', '/webhooks', {
+      url: `${receiver.url}/rotating`,
+      events: ['post.published'],
+    });
+    const endpointId = created.body.id as string;
+    const oldSecret = created.body.secret as string;
+    const rotated = await call(server, a.apiKey, 'POST', `/webhooks/${endpointId}/rotate-secret`, {
+      overlapMinutes: 60,
+    });
+    const newSecret = rotated.body.secret as string;
+
+    await pendingDelivery('rotating-during', endpointId);
+    await sendDelivery(t.deps, 'msg_rotating-during', 1);
+    const [during] = receiver.at('/rotating');
+    expect(during!.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    expect([verifies(during!, oldSecret), verifies(during!, newSecret)]).toEqual([true, true]);
+
+    // An hour and a minute later, for Postdeck and the receiver alike.
+    const later = Date.now() + 61 * 60_000;
+    await pendingDelivery('rotating-after', endpointId);
+    await sendDelivery({ ...t.deps, now: () => new Date(later) }, 'msg_rotating-after', 1);
+    const after = receiver.at('/rotating')[1]!;
+    expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
+    expect([verifies(after, oldSecret, later), verifies(after, newSecret, later)]).toEqual([false, true]);
+  });
+
+  it('sends a test event through the normal path, signed, and logs it delivered', async () => {
+    const endpointId = await register(a, '/tested', ['post.created']);
+    const sent = await call(server, a.apiKey, 'POST', `/webhooks/${endpointId}/test`);
+    expect(sent.status).toBe(202);
+    await waitUntil(() => receiver.at('/tested').length === 1, 'the test event arrived');
+    expect(receiver.at('/tested')[0]!.verified).toMatchObject({
+      type: 'webhook.test',
+      data: { workspaceId: a.workspaceId, endpointId },
+    });
+    await waitUntil(async () => (await deliveries(a, endpointId))[0]?.status === 'delivered', 'logged delivered');
+  });
+
+  it('sends the user name and password of the URL as Basic authorization, though lists mask them', async () => {
+    const url = `${receiver.url.replace('http://', 'http://hook-user:hook-pass@')}/with-creds`;
+    const created = await call(server, a.apiKey, 'POST', '/webhooks', { url, events: ['post.published'] });
+    expect(created.body.url).not.toContain('hook-pass');
+    const endpointId = created.body.id as string;
+    await pendingDelivery('with-creds', endpointId);
+    await sendDelivery(t.deps, 'msg_with-creds', 1);
+    const [request] = receiver.at('/with-creds');
+    expect(request!.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:hook-pass').toString('base64')}`);
+    const listed = await call(server, a.apiKey, 'GET', '/webhooks');
+    expect(listed.text).not.toContain('hook-pass');
   });
 });

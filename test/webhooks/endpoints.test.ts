@@ -102,6 +102,17 @@ describe('registering webhook endpoints', () => {
     'http://[fd00::1]/hook',
     'http://[::ffff:127.0.0.1]/hook',
     'http://0.0.0.0/hook',
+    // IPv4 embedded in IPv6: compatible, translated, NAT64, 6to4, Teredo, ISATAP.
+    'http://[::127.0.0.1]/hook',
+    'http://[::ffff:0:127.0.0.1]/hook',
+    'http://[64:ff9b::127.0.0.1]/hook',
+    'http://[2002:7f00:1::1]/hook',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+    'http://[2606:4700::5efe:127.0.0.1]/hook',
+    // Decimal, hex and octal IPv4, which the URL parser turns into 127.0.0.1.
+    'http://2130706433/hook',
+    'http://0x7f.1/hook',
+    'http://0177.0.0.1/hook',
   ])('refuses %s (a private, loopback or link-local address)', async (url) => {
     const before = await t.deps.db.webhookEndpoints.countDocuments({});
     const refused = await call(server, a.apiKey, 'POST', '/webhooks', { url, events: ['post.created'] });
@@ -109,6 +120,8 @@ describe('registering webhook endpoints', () => {
     expect(refused.body.code).toBe('invalid_request');
     expect(detailPaths(refused.body)).toEqual([['body', 'url']]);
     expect(refused.body.details![0]!.message).toMatch(/loopback, private, link-local or reserved/);
+    // The refusal names the setting that allows a local receiver.
+    expect(refused.body.details![0]!.message).toContain('WEBHOOKS_ALLOW_PRIVATE=true');
     expect(await t.deps.db.webhookEndpoints.countDocuments({})).toBe(before);
   });
 
@@ -134,10 +147,29 @@ describe('registering webhook endpoints', () => {
       'fc00::1',
       '::ffff:10.0.0.1',
       '2001:db8::1',
+      '::',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::ffff:7f00:1',
+      '::ffff:0:10.0.0.1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::1',
+      '2002:a00:1::1',
+      '2001:0:4136:e378::1',
+      '2606:4700::5efe:127.0.0.1',
+      '2606:4700::200:5efe:10.0.0.1',
+      'fe80::1%eth0',
     ]) {
       expect([address, isSpecialAddress(address)]).toEqual([address, true]);
     }
-    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+      '2606:4700::5efe:8.8.8.8',
+    ]) {
       expect([address, isSpecialAddress(address)]).toEqual([address, false]);
     }
   });

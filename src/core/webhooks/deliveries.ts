@@ -45,7 +45,7 @@ export async function redeliver(
   return deliveryView({ ...doc, ...reopened });
 }
 
-function deliveryView(doc: WebhookDeliveryDoc): WebhookDelivery {
+export function deliveryView(doc: WebhookDeliveryDoc): WebhookDelivery {
   const last = doc.history.at(-1) ?? null;
   return {
     id: doc._id,

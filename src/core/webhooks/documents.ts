@@ -12,6 +12,11 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
+/** The event of a test delivery (send_test_webhook): sent on request only, never subscribed to. */
+export const TEST_EVENT = 'webhook.test';
+/** What a delivery carries: a subscribed event or a test. */
+export type DeliveredEvent = WebhookEvent | typeof TEST_EVENT;
+
 /** The public name of an internal event, or null for events webhooks do not carry (the metrics milestones). */
 export function webhookEventOf(type: EventType): WebhookEvent | null {
   if (type === 'draft.created') return 'post.created';
@@ -26,6 +31,12 @@ export interface WebhookEndpointDoc {
   events: WebhookEvent[];
   /** The signing secret (`whsec_…`), sealed with the token encryption key; shown once at registration. */
   secret: string;
+  /**
+   * The secret before the last rotation (sealed), which still signs beside the new one until
+   * `previousSecretUntil`; absent when the secret was never rotated or the overlap was none.
+   */
+  previousSecret?: string;
+  previousSecretUntil?: Date;
   createdAt: Date;
 }
 
@@ -48,7 +59,7 @@ export interface WebhookDeliveryDoc {
   workspaceId: string;
   endpointId: string;
   eventId: string;
-  type: WebhookEvent;
+  type: DeliveredEvent;
   /** The post or generation job: deliveries of one subject to one endpoint go out in event order. */
   subjectId: string;
   eventAt: Date;

@@ -10,12 +10,22 @@ import { newSigningSecret } from './signature.js';
 
 type Webhook = z.infer<typeof WebhookSchema>;
 
+/** Endpoints one workspace may have: each event fans out to every one of them. */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
+
 /** Registers an endpoint after checking where its host resolves (SSRF); the secret is answered once, stored sealed. */
 export async function createWebhook(
   deps: CoreDeps,
   scope: Scope,
   input: CreateWebhookInput,
 ): Promise<z.infer<typeof CreatedWebhookSchema>> {
+  const existing = await deps.db.webhookEndpoints.countDocuments({ workspaceId: scope.workspaceId });
+  if (existing >= MAX_ENDPOINTS_PER_WORKSPACE) {
+    throw new AppError(
+      'webhook_limit_reached',
+      `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one to add another.`,
+    );
+  }
   const target = await resolveTarget(new URL(input.url), deps.webhooks.allowPrivate);
   if (!target.ok) {
     throw new AppError('invalid_request', 'The webhook URL is not allowed.', [
@@ -60,6 +70,15 @@ function webhookNotFound(): AppError {
   return new AppError('not_found', 'No webhook endpoint with this id.');
 }
 
-function webhookView(doc: WebhookEndpointDoc): Webhook {
-  return { id: doc._id, url: doc.url, events: doc.events, createdAt: doc.createdAt.toISOString() };
+export function webhookView(doc: WebhookEndpointDoc): Webhook {
+  return { id: doc._id, url: maskedUrl(doc.url), events: doc.events, createdAt: doc.createdAt.toISOString() };
+}
+
+/** The URL with any user name and password in it replaced by `***`: they are kept for sending, never shown. */
+export function maskedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (!parsed.username && !parsed.password) return url;
+  if (parsed.username) parsed.username = '***';
+  if (parsed.password) parsed.password = '***';
+  return parsed.href;
 }

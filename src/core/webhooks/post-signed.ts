@@ -27,7 +27,7 @@ export interface AttemptOutcome {
  * ATTEMPT_DEADLINE_MS, destroying the socket either way. Never throws: the outcome is the attempt.
  */
 export async function postSigned(
-  target: { url: string; secret: string; allowPrivate: boolean },
+  target: { url: string; secret: string | readonly string[]; allowPrivate: boolean },
   message: { id: string; body: string },
   at: Date,
 ): Promise<AttemptOutcome> {
@@ -41,7 +41,7 @@ export async function postSigned(
 }
 
 async function attempt(
-  target: { url: string; secret: string; allowPrivate: boolean },
+  target: { url: string; secret: string | readonly string[]; allowPrivate: boolean },
   message: { id: string; body: string },
   at: Date,
   deadline: AbortSignal,

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { ATTEMPT_ERRORS } from './attempt-errors.js';
-import { WEBHOOK_EVENTS } from './documents.js';
+import { TEST_EVENT, WEBHOOK_EVENTS } from './documents.js';
 
 const EventSchema = z.enum(WEBHOOK_EVENTS);
+const DeliveredEventSchema = z.enum([...WEBHOOK_EVENTS, TEST_EVENT]);
+
+/** The longest overlap a rotated secret may keep signing for: a week. */
+export const MAX_OVERLAP_MINUTES = 7 * 24 * 60;
 
 const AttemptErrorSchema = z
   .enum(ATTEMPT_ERRORS)
@@ -39,6 +43,18 @@ export const RedeliverInputSchema = WebhookIdInputSchema.extend({
     .describe('the delivery id (its webhook-id header)'),
 });
 
+export const RotateSecretInputSchema = WebhookIdInputSchema.extend({
+  overlapMinutes: z
+    .int()
+    .min(0)
+    .max(MAX_OVERLAP_MINUTES)
+    .default(24 * 60)
+    .describe(
+      'how long the old secret keeps signing beside the new one, in minutes (default 1440, a day; at most 10080, a week; 0 stops it at once)',
+    ),
+});
+export type RotateSecretInput = z.infer<typeof RotateSecretInputSchema>;
+
 export const WebhookSchema = z
   .object({
     id: z.uuid(),
@@ -54,6 +70,14 @@ export const CreatedWebhookSchema = WebhookSchema.extend({
     .describe('the signing secret (whsec_…) to verify deliveries with a Standard Webhooks library; shown only here'),
 }).meta({ id: 'CreatedWebhook' });
 
+export const RotatedWebhookSchema = CreatedWebhookSchema.extend({
+  secret: z.string().describe('the new signing secret (whsec_…); shown only here'),
+  previousSecretExpiresAt: z.iso
+    .datetime()
+    .nullable()
+    .describe('until when the old secret also signs each delivery; null when it stopped at once'),
+}).meta({ id: 'RotatedWebhook' });
+
 export const WebhookListSchema = z.object({ webhooks: z.array(WebhookSchema) }).meta({ id: 'WebhookList' });
 
 const AttemptSchema = z.object({
@@ -68,7 +92,7 @@ const AttemptSchema = z.object({
 export const WebhookDeliverySchema = z
   .object({
     id: z.string().describe('the delivery id, sent as the webhook-id header on every attempt'),
-    event: EventSchema,
+    event: DeliveredEventSchema.describe('the event, or webhook.test for a test delivery'),
     eventId: z.string(),
     status: z
       .enum(['pending', 'delivered', 'failed'])

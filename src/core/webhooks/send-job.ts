@@ -5,6 +5,7 @@ import { defineJob } from '../jobs/define-job.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
 import type { WebhookDeliveryDoc } from './documents.js';
 import { postSigned, type AttemptOutcome } from './post-signed.js';
+import { signingSecrets } from './rotation.js';
 import { takeSendSlot } from './send-slots.js';
 
 /** Retries stop this long after the first attempt (or the last redelivery). */
@@ -93,7 +94,7 @@ export async function sendDelivery(deps: CoreDeps, deliveryId: string, attempt: 
       return;
     }
     const outcome = await postSigned(
-      { url: endpoint.url, secret: deps.secrets.open(endpoint.secret), allowPrivate: deps.webhooks.allowPrivate },
+      { url: endpoint.url, secret: signingSecrets(deps, endpoint, now), allowPrivate: deps.webhooks.allowPrivate },
       { id: deliveryId, body: delivery.body },
       now,
     );

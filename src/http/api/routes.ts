@@ -41,6 +41,8 @@ import {
   listWebhookDeliveriesOperation,
   listWebhooksOperation,
   redeliverWebhookOperation,
+  rotateWebhookSecretOperation,
+  sendTestWebhookOperation,
 } from '../../core/webhooks/operations.js';
 import { relocateCreatePostsResult } from './create-posts-result.js';
 import { multipartUpload } from './read-upload.js';
@@ -182,6 +184,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     method: 'post',
     path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
     status: 202,
+    tag: 'Webhooks',
+  }),
+  bindRest(sendTestWebhookOperation, { method: 'post', path: '/webhooks/:id/test', status: 202, tag: 'Webhooks' }),
+  bindRest(rotateWebhookSecretOperation, {
+    method: 'post',
+    path: '/webhooks/:id/rotate-secret',
+    status: 200,
     tag: 'Webhooks',
   }),
   bindRest(listAuditEntriesOperation, {

@@ -15,6 +15,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   not_found: 404,
   conflict: 409,
   not_a_draft: 409,
+  webhook_limit_reached: 409,
   content_blocked: 422,
   idempotency_key_reused: 409,
   payload_too_large: 413,

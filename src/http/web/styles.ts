@@ -144,6 +144,7 @@ svg.chart .dot{fill:var(--accent)}
 .chart-box figcaption{font-size:.9rem;margin-top:.4rem}
 .hooks{margin:0 0 1rem;padding-left:1.4rem;display:grid;gap:1rem}
 .hook p{margin:0 0 .25rem;overflow-wrap:anywhere}
+.endpoint-url{overflow-wrap:anywhere}
 .hook-slides{display:flex;gap:.5rem;flex-wrap:wrap}
 .hook-slides .post-thumb{width:6rem;max-width:30%;margin:.25rem 0}
 @media (max-width:40rem){.post-counts .table td:not(:first-child){display:inline-block;width:auto;min-width:32%}}

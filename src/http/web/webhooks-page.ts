@@ -7,6 +7,8 @@ import {
   deleteWebhookOperation,
   listWebhookDeliveriesOperation,
   listWebhooksOperation,
+  redeliverWebhookOperation,
+  sendTestWebhookOperation,
 } from '../../core/webhooks/operations.js';
 import type { CoreDeps, Scope } from '../../core/context.js';
 import type { AppState } from '../shared/context.js';
@@ -21,9 +23,17 @@ import { workspaceParam } from './workspace.js';
 /** Deliveries shown under each endpoint. */
 const LAST_DELIVERIES = 5;
 
+/** What the page says after a button's action, by the `notice` it is redirected with. */
+const NOTICES: Record<string, string> = {
+  deleted: 'The endpoint was deleted. Nothing more is sent to it.',
+  tested: 'A webhook.test event is on its way; reload to see how the endpoint answered.',
+  redelivered: 'The delivery is being sent again; reload to see how the endpoint answered.',
+};
+
 /**
  * The workspace's webhook endpoints with their last deliveries, a form to add one (its signing secret
- * shown once, on the page that answers the form) and a Delete button each; all through the operations.
+ * shown once, on the page that answers the form), Send test event and Delete buttons each, and a
+ * Redeliver button on each delivery; all through the operations.
  * Under the API keys section (linked from that page): a tenth header link would wrap a phone's header
  * to a third row.
  */
@@ -32,7 +42,7 @@ export function registerWebhooksPages(router: Router<AppState>, options: WebOpti
 
   router.get('/webhooks', async (ctx) => {
     const page = await signedInPage(ctx, options, 'keys', workspaceParam(ctx));
-    const deleted = ctx.query.notice === 'deleted';
+    const shown = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
     sendPage(ctx, {
       title: 'Webhooks',
       chrome: page.chrome,
@@ -42,7 +52,7 @@ export function registerWebhooksPages(router: Router<AppState>, options: WebOpti
         workspaceName: page.workspace.name,
         endpoints: await endpointsWithLogs(deps, page.scope),
         form: { url: '', events: [...WEBHOOK_EVENTS] },
-        ...(deleted ? { notice: 'The endpoint was deleted. Nothing more is sent to it.' } : {}),
+        ...(shown ? { notice: shown } : {}),
       }),
     });
   });
@@ -85,6 +95,27 @@ export function registerWebhooksPages(router: Router<AppState>, options: WebOpti
     const page = await signedInPage(ctx, options, 'keys', workspace.data.workspaceId);
     await invokeOperation(deps, page.scope, deleteWebhookOperation, { id: id.data });
     redirect(ctx, `/webhooks?ws=${page.workspace.workspaceId}&notice=deleted`);
+  });
+
+  router.post('/webhooks/:id/test', async (ctx) => {
+    const form = await readCheckedForm(ctx, options);
+    const id = IdParamSchema.safeParse(ctx.params.id);
+    const workspace = WorkspaceFormSchema.safeParse(form);
+    if (!id.success || !workspace.success) throw notFound('Webhook endpoint');
+    const page = await signedInPage(ctx, options, 'keys', workspace.data.workspaceId);
+    await invokeOperation(deps, page.scope, sendTestWebhookOperation, { id: id.data });
+    redirect(ctx, `/webhooks?ws=${page.workspace.workspaceId}&notice=tested`);
+  });
+
+  router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (ctx) => {
+    const form = await readCheckedForm(ctx, options);
+    const id = IdParamSchema.safeParse(ctx.params.id);
+    const workspace = WorkspaceFormSchema.safeParse(form);
+    if (!id.success || !workspace.success) throw notFound('Webhook endpoint');
+    const page = await signedInPage(ctx, options, 'keys', workspace.data.workspaceId);
+    const input = { id: id.data, deliveryId: ctx.params.deliveryId ?? '' };
+    await invokeOperation(deps, page.scope, redeliverWebhookOperation, input);
+    redirect(ctx, `/webhooks?ws=${page.workspace.workspaceId}&notice=redelivered`);
   });
 }
 

@@ -84,7 +84,7 @@ function secretNotice(secret: string): SafeHtml {
 
 function endpointCard({ endpoint, deliveries }: EndpointWithLog, view: WebhooksView): SafeHtml {
   return markup`<section class="card" aria-label="Endpoint ${endpoint.url}">
-    <h2><code>${endpoint.url}</code></h2>
+    <h2 class="endpoint-url"><code>${endpoint.url}</code></h2>
     <p class="muted">${endpoint.events.join(', ')} · added ${when(new Date(endpoint.createdAt))}</p>
     ${renderTable({
       caption: 'Last deliveries, newest first',
@@ -99,12 +99,28 @@ function endpointCard({ endpoint, deliveries }: EndpointWithLog, view: WebhooksV
           header: 'Next attempt',
           cell: (d: Delivery) => when(d.nextAttemptAt ? new Date(d.nextAttemptAt) : null, '—'),
         },
+        {
+          header: 'Action',
+          mutedHeader: true,
+          cell: (
+            d: Delivery,
+          ) => markup`<form class="inline" method="post" action="/webhooks/${endpoint.id}/deliveries/${d.id}/redeliver">
+            ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+            <button type="submit" class="small" aria-label="Redeliver ${d.event} ${d.id}">Redeliver</button>
+          </form>`,
+        },
       ],
     })}
-    <form class="inline" method="post" action="/webhooks/${endpoint.id}/delete">
-      ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
-      <button type="submit" class="danger small" aria-label="Delete ${endpoint.url}">Delete</button>
-    </form>
+    <div class="actions">
+      <form class="inline" method="post" action="/webhooks/${endpoint.id}/test">
+        ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+        <button type="submit" class="small" aria-label="Send a test event to ${endpoint.url}">Send test event</button>
+      </form>
+      <form class="inline" method="post" action="/webhooks/${endpoint.id}/delete">
+        ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
+        <button type="submit" class="danger small" aria-label="Delete ${endpoint.url}">Delete</button>
+      </form>
+    </div>
   </section>`;
 }
 
