@@ -46,8 +46,13 @@ describe('webhook endpoints', () => {
     const created = await call(server, apiKey, 'POST', '/webhooks', { url: RECEIVER, events: ['post.published'] });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
+    const rotated = await call(server, apiKey, 'POST', `/webhooks/${id}/rotate-secret`, { overlapMinutes: 60 });
+    expect(rotated.status).toBe(200);
     expect((await call(server, apiKey, 'DELETE', `/webhooks/${id}`)).status).toBe(204);
     expect((await call(server, apiKey, 'DELETE', `/webhooks/${id}`)).status).toBe(404);
+    const rotations = await entriesOf('webhook.secret_rotated', id);
+    expect(rotations).toMatchObject([{ actor: byKey(), surface: 'rest', subject: { type: 'webhook', id } }]);
+    expect(JSON.stringify(rotations)).not.toContain(rotated.body.secret as string);
     const added = await entriesOf('webhook.created', id);
     expect(added).toMatchObject([
       {
@@ -71,7 +76,9 @@ describe('webhook endpoints', () => {
     });
     expect(created.isError).toBeFalsy();
     const id = (created.structuredContent as { id: string }).id;
+    expect((await client.callTool({ name: 'rotate_webhook_secret', arguments: { id } })).isError).toBeFalsy();
     expect((await client.callTool({ name: 'delete_webhook', arguments: { id } })).isError).toBeFalsy();
+    expect(await entriesOf('webhook.secret_rotated', id)).toMatchObject([{ actor: byKey(), surface: 'mcp' }]);
     expect(await entriesOf('webhook.created', id)).toMatchObject([{ actor: byKey(), surface: 'mcp' }]);
     expect(await entriesOf('webhook.deleted', id)).toMatchObject([{ actor: byKey(), surface: 'mcp' }]);
   });

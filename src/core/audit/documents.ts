@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'chat.link_changed',
   'webhook.created',
   'webhook.deleted',
+  'webhook.secret_rotated',
   'invitation.created',
   'invitation.revoked',
   'member.joined',

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { auditWebhookChange } from '../audit/webhook-audit.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { WebhookEndpointDoc } from './documents.js';
 import { findWebhook, webhookView } from './endpoints.js';
@@ -30,6 +31,7 @@ export async function rotateWebhookSecret(
     delete rotated.previousSecretUntil;
   }
   await deps.db.webhookEndpoints.replaceOne({ _id: endpoint._id, workspaceId: scope.workspaceId }, rotated);
+  await auditWebhookChange(deps, scope, 'webhook.secret_rotated', { _id: endpoint._id });
   return { ...webhookView(rotated), secret, previousSecretExpiresAt: overlap ? until.toISOString() : null };
 }
 

@@ -23,6 +23,7 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'chat.link_changed': 'Changed a chat link’s settings',
   'webhook.created': 'Added a webhook endpoint',
   'webhook.deleted': 'Deleted a webhook endpoint',
+  'webhook.secret_rotated': 'Rotated a webhook signing secret',
   'invitation.created': 'Created an invitation',
   'invitation.revoked': 'Withdrew an invitation',
   'member.joined': 'Joined the workspace',
