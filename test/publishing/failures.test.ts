@@ -6,6 +6,7 @@ import {
   OUTCOME_UNKNOWN_TEXT,
 } from '../../src/core/publishing/error-texts.js';
 import { tunePublishing } from '../../src/core/publishing/settings.js';
+import { makeJpeg } from '../support/media.js';
 import { buildMp4OfSize } from '../support/video.js';
 import {
   attemptsOf,
@@ -162,6 +163,42 @@ describe('after the init', SLOW, () => {
       expect(await capSpent(w, post)).toBe(true);
     },
   );
+
+  it('publishes again when TikTok could not download the photos, and posts once', async () => {
+    const { openId, platform } = await connectCreator(w);
+    await control(w, `/accounts/${openId}`, { nextPublish: { failReason: 'photo_pull_failed' } }, 'PATCH');
+    const post = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(320, 240))]);
+
+    const done = await settled(w, post._id);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    const tiktok = await emulatorPosts(w, openId);
+    expect(tiktok.initRequests[openId]).toBe(2);
+    expect(tiktok.posts.map((p) => p.failReason ?? null)).toEqual(['photo_pull_failed', null]);
+    expect(done.releaseId).toBe(tiktok.posts[1]!.postIds[0]);
+    const attempts = await attemptsOf(w, post._id);
+    expect(attempts.map((a) => a.phase)).toEqual(['created_nothing', 'init_answered']);
+    expect(attempts[0]!.events.map((e) => e.detail).join(' ')).toContain('photo_pull_failed');
+    expect(await capSpent(w, post)).toBe(true);
+  });
+
+  it('ends a pull TikTok could not download in ERROR, refunded, once the attempts are used up', async () => {
+    const restore = tunePublishing({ maxAttempts: 1 });
+    try {
+      const { openId, platform } = await connectCreator(w);
+      await control(w, `/accounts/${openId}`, { nextPublish: { failReason: 'photo_pull_failed' } }, 'PATCH');
+      const post = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(320, 240))]);
+
+      const done = await settled(w, post._id);
+      expect({ state: done.state, errorText: done.errorText }).toEqual({
+        state: 'ERROR',
+        errorText: FAIL_REASON_TEXTS.photo_pull_failed,
+      });
+      expect((await emulatorPosts(w, openId)).initRequests[openId]).toBe(1);
+      expect(await capSpent(w, post)).toBe(false);
+    } finally {
+      restore();
+    }
+  });
 
   it('publishes with the profile URL while moderation withholds the id, then records the id', async () => {
     const { openId, platform } = await connectCreator(w);

@@ -6,17 +6,17 @@ import { withTikTokToken } from '../platforms/tiktok-token-access.js';
 import { fetchPublishStatus, type TikTokPublishState } from '../providers/tiktok/status.js';
 import { attemptId, recordAttempt } from './attempts.js';
 import { failReasonText, OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
-import { describeError } from './failure.js';
+import { describeError, retryOrGiveUp } from './failure.js';
 import type { PollStatusData } from './job-handles.js';
 import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
 import { postPagesBaseUrl, releaseUrlOf } from './release-url.js';
-import { publishingSettings } from './settings.js';
+import { publishingSettings, retryDelayMs } from './settings.js';
 
 /**
  * One status poll of a sent post (contract 4.6). PUBLISH_COMPLETE with an id → PUBLISHED with the id exactly as
- * TikTok sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED →
- * ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
+ * TikTok sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED
+ * because TikTok could not download the media → a new attempt (retryPull); any other FAILED → ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
  * task's claim; a step run again (a retry after an error, or after its worker died) asks TikTok again, and every
  * write is conditional on the state it moves from, so nothing changes twice.
  */
@@ -27,7 +27,8 @@ export async function performPollStatus(data: PollStatusData, context: JobContex
   const searching = post.state === 'PUBLISHED' && post.releaseId === null && data.completedAt !== null;
   if (post.state !== 'PUBLISHING' && !searching) return;
   const attempt = await deps.db.publishAttempts.findOne({ _id: attemptId(data.postId, data.attempt) });
-  if (!attempt || attempt.publishId !== data.publishId) return;
+  // An attempt already settled as created-nothing (a pull failure sent again) is no longer this poll's.
+  if (!attempt || attempt.publishId !== data.publishId || attempt.phase === 'created_nothing') return;
 
   let state: TikTokPublishState | null = null;
   try {
@@ -75,7 +76,9 @@ async function settle(
       return enqueuePoll(deps, { ...step, completedAt: now });
     }
   } else if (state?.status === 'FAILED') {
-    if (!searching) await failPost(deps, post, failReasonText(state.failReason), { refund: false });
+    if (searching) return;
+    if (isPullFailure(state.failReason)) return retryPull(deps, post, data.attempt, state.failReason!);
+    await failPost(deps, post, failReasonText(state.failReason), { refund: false });
     return;
   }
   if (searching) {
@@ -98,6 +101,33 @@ async function settle(
     return;
   }
   return enqueuePoll(deps, step);
+}
+
+/**
+ * TikTok could not download the media (a connection error on our side of the pull): it created nothing and its
+ * docs say to retry while the URL is valid, so the post gets a new attempt, as an init that created nothing does,
+ * until the attempts are used up. A proxy dropping one request during a restart no longer ends a post.
+ */
+async function retryPull(deps: CoreDeps, post: PostDoc, n: number, failReason: string): Promise<void> {
+  const reason = `FAILED ${failReason}`;
+  await recordAttempt(
+    deps,
+    { _id: attemptId(post._id, n) },
+    {
+      phase: 'created_nothing',
+      event: { what: 'created_nothing', detail: reason },
+    },
+  );
+  if (n >= publishingSettings.maxAttempts) {
+    await failPost(deps, post, failReasonText(failReason), { refund: true });
+    return;
+  }
+  deps.logger.warn({ postId: post._id, attempt: n, reason }, 'TikTok could not download the media; publishing again');
+  await retryOrGiveUp(deps, post, n, { delayMs: retryDelayMs(n + 1), rateLimited: false, reason });
+}
+
+function isPullFailure(failReason: string | null | undefined): boolean {
+  return failReason === 'photo_pull_failed' || failReason === 'video_pull_failed';
 }
 
 async function fetchStatus(deps: CoreDeps, post: PostDoc, publishId: string): Promise<TikTokPublishState> {
