@@ -7,7 +7,6 @@ import { PlanEnvSchema, planSettings } from './settings/plans.js';
 import { MetricsEnvSchema, metricsSettings, type MetricsSettings } from './settings/metrics.js';
 import { OperationsEnvSchema, operationsSettings, type OperationsSettings } from './settings/operations.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
-import type { DecodeGateSettings } from './core/media/decode-gate.js';
 import type { PlanTable } from './core/plans.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -112,7 +111,7 @@ export interface Config extends MetricsSettings, OperationsSettings {
     readonly publicBaseUrl: string;
     readonly maxImageBytes: number;
     readonly maxVideoBytes: number;
-    readonly decodes: DecodeGateSettings;
+    readonly decodes: { readonly slots: number; readonly queue: number }; // image decodes at once, and waiting
   };
   readonly logLevel: string;
   /** `auto`: readable lines on a terminal, JSON lines otherwise. */
