@@ -15,10 +15,11 @@ describe('media settings', () => {
       publicBaseUrl: 'https://deck.example.com',
       maxImageBytes: 20 * 1024 * 1024,
       maxVideoBytes: 4 * 1024 * 1024 * 1024,
+      decodes: { slots: os.availableParallelism(), queue: 8 },
     });
   });
 
-  it('take PUBLIC_BASE_URL, MEDIA_DIR and the limits from the environment', () => {
+  it('take PUBLIC_BASE_URL, MEDIA_DIR, the limits and the decode gate from the environment', () => {
     const cwd = emptyDir();
     const config = loadConfig(
       {
@@ -26,6 +27,8 @@ describe('media settings', () => {
         MEDIA_DIR: '/srv/media',
         MEDIA_MAX_IMAGE_BYTES: '1000',
         MEDIA_MAX_VIDEO_BYTES: '2000',
+        DECODE_CONCURRENCY: '3',
+        DECODE_QUEUE: '0',
       },
       { cwd },
     );
@@ -34,6 +37,7 @@ describe('media settings', () => {
       publicBaseUrl: 'https://media.example.com',
       maxImageBytes: 1000,
       maxVideoBytes: 2000,
+      decodes: { slots: 3, queue: 0 },
     });
   });
 
