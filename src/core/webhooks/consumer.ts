@@ -43,15 +43,26 @@ function newDelivery(
   type: WebhookEvent,
   now: Date,
 ): WebhookDeliveryDoc {
+  return pendingDelivery(endpoint._id, event, type, dataOf(event, type), now);
+}
+
+/** A delivery of one event to one endpoint, before its first attempt (test events are made here too). */
+export function pendingDelivery(
+  endpointId: string,
+  event: Pick<DomainEvent, 'id' | 'workspaceId' | 'subjectId' | 'at'>,
+  type: WebhookDeliveryDoc['type'],
+  data: Record<string, string>,
+  now: Date,
+): WebhookDeliveryDoc {
   return {
-    _id: deliveryIdOf(endpoint._id, event.id),
+    _id: deliveryIdOf(endpointId, event.id),
     workspaceId: event.workspaceId,
-    endpointId: endpoint._id,
+    endpointId,
     eventId: event.id,
     type,
     subjectId: event.subjectId,
     eventAt: event.at,
-    body: JSON.stringify({ type, timestamp: event.at.toISOString(), data: dataOf(event, type) }),
+    body: JSON.stringify({ type, timestamp: event.at.toISOString(), data }),
     state: 'pending',
     attempts: 0,
     history: [],

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import { deliveryIdOf } from './consumer.js';
+import { pendingDelivery } from './consumer.js';
 import { deliveryView } from './deliveries.js';
-import { TEST_EVENT, type WebhookDeliveryDoc } from './documents.js';
+import { TEST_EVENT } from './documents.js';
 import { findWebhook } from './endpoints.js';
 import type { WebhookDeliverySchema } from './schema.js';
 import { queueAttempt } from './send-job.js';
@@ -20,27 +20,10 @@ export async function sendTestEvent(
   const endpoint = await findWebhook(deps, scope, input.id);
   const now = deps.now();
   const eventId = `test_${randomUUID()}`;
-  const delivery: WebhookDeliveryDoc = {
-    _id: deliveryIdOf(endpoint._id, eventId),
-    workspaceId: scope.workspaceId,
-    endpointId: endpoint._id,
-    eventId,
-    type: TEST_EVENT,
-    // Its own subject: a test never waits behind a pending delivery, nor holds one back.
-    subjectId: eventId,
-    eventAt: now,
-    body: JSON.stringify({
-      type: TEST_EVENT,
-      timestamp: now.toISOString(),
-      data: { workspaceId: scope.workspaceId, endpointId: endpoint._id },
-    }),
-    state: 'pending',
-    attempts: 0,
-    history: [],
-    nextAttemptAt: now,
-    windowStart: now,
-    createdAt: now,
-  };
+  // Its own subject: a test never waits behind a pending delivery, nor holds one back.
+  const event = { id: eventId, workspaceId: scope.workspaceId, subjectId: eventId, at: now };
+  const data = { workspaceId: scope.workspaceId, endpointId: endpoint._id };
+  const delivery = pendingDelivery(endpoint._id, event, TEST_EVENT, data, now);
   await deps.db.webhookDeliveries.insertOne(delivery);
   await queueAttempt(deps, delivery._id, 1, now);
   return deliveryView(delivery);
