@@ -61,16 +61,31 @@ async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
 
 describe('the due-task lane claims by priority', () => {
   it('claims a due publish before 30 reporting tasks and a normal task due the same moment, enqueued before it', async () => {
-    order.length = 0;
-    // Far enough ahead that the lane has seen every task before they fall due (inserts are slow on a busy machine).
-    const due = new Date(Date.now() + 4_000);
-    for (let i = 0; i < 30; i++) await runner.enqueue(reportJob, { task: `report-${i}`, holdMs: 0 }, { runAt: due });
-    await runner.enqueue(normalJob, { task: 'normal', holdMs: 0 }, { runAt: due });
-    await runner.enqueue(publishJob, { task: 'publish', holdMs: 0 }, { runAt: due });
-    await until(() => order.length === 32);
-    expect(order[0]).toBe('publish');
-    expect(order[1]).toBe('normal');
-    expect(order.slice(2).every((task) => task.startsWith('report-'))).toBe(true);
+    // Its own database and a lane not yet processing: every task is in place before any is looked at,
+    // however slow the inserts are, so the claim order is the priority rule alone.
+    const own = await openTestDatabase();
+    const idle = createJobRunner({
+      db: own.db,
+      deps: own.deps,
+      definitions: [publishJob, normalJob, reportJob],
+      pollIntervalMs: 100,
+      concurrency: 1,
+    });
+    try {
+      order.length = 0;
+      const due = new Date();
+      for (let i = 0; i < 30; i++) await idle.enqueue(reportJob, { task: `report-${i}`, holdMs: 0 }, { runAt: due });
+      await idle.enqueue(normalJob, { task: 'normal', holdMs: 0 }, { runAt: due });
+      await idle.enqueue(publishJob, { task: 'publish', holdMs: 0 }, { runAt: due });
+      await idle.startProcessing();
+      await until(() => order.length === 32);
+      expect(order[0]).toBe('publish');
+      expect(order[1]).toBe('normal');
+      expect(order.slice(2).every((task) => task.startsWith('report-'))).toBe(true);
+    } finally {
+      await idle.stop(2_000);
+      await own.close();
+    }
   });
 
   it('takes a publish that falls due while reporting work queues ahead of every waiting report', async () => {

@@ -5,7 +5,7 @@ import type { DueTaskDoc } from './documents.js';
 import { claimLease, renewLease } from '../db/leases.js';
 import type { AnyJobDefinition } from './define-job.js';
 import type { JobHandle } from './job-handle.js';
-import { holdReports, REPORTING_WAITS_AT_MOST_MS } from './held-reports.js';
+import { heldLongEnough, holdReports } from './held-reports.js';
 import { createTaskInserter, taskId } from './task-inserter.js';
 import { createTaskPools, RANK } from './task-pools.js';
 import { logFailure } from '../db/unreachable.js';
@@ -67,8 +67,8 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   let startPending = false;
   const known = new Set<string>(); // tasks armed, waiting or running here
   const waiting: DueTaskDoc[] = [];
-  /** Tasks armed on a timer and not yet due, by id. */
-  const armed = new Map<string, { task: DueTaskDoc; timer: NodeJS.Timeout }>();
+  /** Tasks armed (on a timer, or found already due by a look in progress), by id. */
+  const armed = new Map<string, { task: DueTaskDoc; timer: NodeJS.Timeout | undefined }>();
   const running = new Map<string, Promise<void>>();
   /** Per second (epoch s) walked: the next slot to look at. Seconds far behind are forgotten. */
   const walked = new Map<number, number>();
@@ -83,6 +83,11 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
   function arm(task: DueTaskDoc): void {
     if (task.done || known.has(task._id)) return;
     known.add(task._id);
+    // Already due (a backlog after a restart): the look releases it with all it found, by priority.
+    if (task.runAt.getTime() <= Date.now()) {
+      armed.set(task._id, { task, timer: undefined });
+      return;
+    }
     const fire = () => {
       // Node's timers run on a monotonic clock and may fire a millisecond before Date.now() reaches
       // runAt: wait out the rest, or the task would sit armed until some other timer fires.
@@ -237,11 +242,11 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
   async function tick(): Promise<void> {
     await walk();
-    // Reports held for publishing start once it is over (or they have waited long enough).
-    scheduleStart();
+    releaseDue(); // what it found due, by priority; and reports held for publishing once it is over
     if (Date.now() - lastRecovery >= RECOVERY_MS) {
       lastRecovery = Date.now();
       await recover();
+      releaseDue();
     }
   }
 
@@ -293,8 +298,3 @@ export function createDueTaskLane(options: DueTaskLaneOptions) {
 
 /** The lane's interface, as the job runner holds it. */
 export type DueTaskLane = ReturnType<typeof createDueTaskLane>;
-
-/** True when a task has waited REPORTING_WAITS_AT_MOST_MS past its due time. */
-function heldLongEnough(task: DueTaskDoc): boolean {
-  return Date.now() - task.runAt.getTime() >= REPORTING_WAITS_AT_MOST_MS;
-}

@@ -52,3 +52,8 @@ export function holdReports(mayRun: () => boolean) {
     },
   };
 }
+
+/** True when a task has waited REPORTING_WAITS_AT_MOST_MS past its due time. */
+export function heldLongEnough(task: { runAt: Date }): boolean {
+  return Date.now() - task.runAt.getTime() >= REPORTING_WAITS_AT_MOST_MS;
+}
