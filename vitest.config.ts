@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongFirstSequencer } from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -11,5 +12,6 @@ export default defineConfig({
     // finishes on one four times busier (tests wait for conditions with deadlines of their own).
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    sequence: { sequencer: LongFirstSequencer },
   },
 });
