@@ -32,8 +32,9 @@ export async function workersUp(cluster: Cluster, workers: PostdeckProcess[], ti
 }
 
 /**
- * Schedules `count` posts (accounts in turn) due `spacingMs` apart from a few seconds on, through the
- * proxy: offered while both workers are up, each due post is won by one of them (a lease insert).
+ * Schedules `count` posts (accounts in turn) due `spacingMs` apart (or more) from a few seconds on,
+ * through the proxy: offered while both workers are up, each due post is won by one of them (a lease
+ * insert).
  */
 export async function offerWhileBothUp(
   proxyUrl: string,
@@ -46,7 +47,8 @@ export async function offerWhileBothUp(
   const offered: CreatedPost[] = [];
   for (let i = 0; i < count; i++) {
     const platform = tenant.platforms[i % tenant.platforms.length]!;
-    const scheduledFor = new Date(firstDue + i * spacingMs);
+    // Never less than 5 s ahead when sent: on a busy machine the creations may lag behind the plan.
+    const scheduledFor = new Date(Math.max(firstDue + i * spacingMs, Date.now() + 5_000));
     const tag = `bench-${randomUUID()}`;
     const answer = await traffic.fetch('POST /public/v1/posts (schedule)', `${proxyUrl}/public/v1/posts`, {
       method: 'POST',
