@@ -25,6 +25,8 @@ export interface DbRestartOptions {
   postsPerAccount: number;
   /** The posts fall due evenly over this window; the outage starts in its middle. */
   dueWindowMs: number;
+  /** How long after the posts are created the window starts: time for the workers to start (default 20 s). */
+  leadMs?: number;
   generations: number;
   slides: number;
   /** The OpenAI emulator's latency per call: long enough that generations are under way at the stop. */
@@ -99,7 +101,7 @@ async function underOutage(
   const { print } = options;
   const tenant = await seedTenant(cluster, options.accounts);
   const count = options.accounts * options.postsPerAccount;
-  const windowStart = new Date(Date.now() + 20_000 + count * 150);
+  const windowStart = new Date(Date.now() + (options.leadMs ?? 20_000) + count * 150);
   const posts = await createPostsThroughApi(
     cluster,
     tenant,

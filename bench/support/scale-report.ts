@@ -6,11 +6,12 @@ import type { DomainEvent } from '../../src/core/events/documents.js';
 import { readAttempts } from './attempts.js';
 import type { Cluster } from './cluster.js';
 import { readEmulator, waitUntilSettled } from './observe.js';
+import { claimersOf } from './scale-both-up.js';
 import { outcomeUnknownByKill, type WorkerKill } from './killed-claims.js';
 import type { ChatRig } from './scale-chat.js';
 import type { LoadOutcome } from './scale-load.js';
 import type { Exchange, Traffic } from './scale-traffic.js';
-import type { Tenant } from './seed.js';
+import type { CreatedPost, Tenant } from './seed.js';
 import { line, ms, percentile } from './util.js';
 import type { Received } from './webhook-receiver.js';
 
@@ -87,6 +88,8 @@ export interface Settings {
   received: () => Received[];
   /** Whether two worker processes ran side by side (phase two). */
   twoWorkers: boolean;
+  /** Posts scheduled once both workers were seen up (phase two): both must have claimed some. */
+  bothUp: readonly CreatedPost[];
   chat: ChatRig;
   /** The worker SIGKILLed under the load, if one was. */
   workerKill?: WorkerKill | undefined;
@@ -189,9 +192,14 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
   const sideBySide = holders.some((a, i) => holders.some((b, j) => i !== j && a.from <= b.to && b.from <= a.to));
   line('publish attempts by worker process run', [...attempts.byWorker.values()].join(', '));
   if (settings.twoWorkers) {
-    const both = sideBySide || holders.length >= 3;
-    line('both workers published', `${both ? 'yes' : 'no'} (${holders.length} runs, side by side: ${sideBySide})`);
-    if (!both) problems.push('the two workers did not both publish');
+    const claimers = await claimersOf(cluster, settings.bothUp);
+    const both = claimers.size >= 2;
+    line(
+      'both workers published',
+      `${both ? 'yes' : 'no'} (${holders.length} runs, side by side: ${sideBySide}; ` +
+        `${settings.bothUp.length} posts offered with both up claimed by ${claimers.size} runs)`,
+    );
+    if (!both) problems.push('the two workers did not both publish the posts offered while both were up');
   }
   return problems;
 }

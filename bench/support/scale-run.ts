@@ -3,13 +3,14 @@ import { startCluster, type BenchDatabase, type Cluster } from './cluster.js';
 import type { WorkerKill } from './killed-claims.js';
 import { startChat } from './scale-chat.js';
 import { startNginx, type RunningProxy } from './nginx.js';
+import { offerWhileBothUp, workersUp } from './scale-both-up.js';
 import { startOpenAiChild } from './openai-child.js';
 import { workerRunning } from './posts-phase.js';
 import { stopProcess, type PostdeckProcess } from './processes.js';
 import { driveLoad, type LoadShape } from './scale-load.js';
 import { checkOutcome, cpuSeconds, printComparison, printRequests } from './scale-report.js';
 import { Traffic } from './scale-traffic.js';
-import { seedTenant } from './seed.js';
+import { seedTenant, type CreatedPost } from './seed.js';
 import { freePort, line, waitForOk } from './util.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -23,6 +24,8 @@ export interface ScaleConfig {
   load: LoadShape;
   accounts: number;
   settleTimeoutMs: number;
+  /** Posts scheduled in phase two once both restarted workers are known to be up (default 12). */
+  bothUpPosts?: number;
 }
 
 /**
@@ -95,6 +98,15 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
     ]);
     const loadSeconds = (Date.now() - loadStarted) / 1000;
     const apiCpu = size === 1 ? cpuSeconds(api.pid) - cpuBefore : Number.NaN;
+    // Both workers share the work: posts offered once both runs are seen taking jobs (a restart's
+    // start time under load is no part of what is checked).
+    const bothUp: CreatedPost[] = [];
+    if (size === 2) {
+      const running = [latest(cluster.workers, 'worker-a'), latest(cluster.workers, 'worker-b')];
+      await workersUp(cluster, running, PROCESS_START_MS);
+      bothUp.push(...(await offerWhileBothUp(proxy.url, tenant, traffic, config.bothUpPosts ?? 12, 400)));
+      outcome.scheduled.push(...bothUp);
+    }
 
     console.log(`requests through nginx (${loadSeconds.toFixed(0)} s of load):`);
     const { figures, bad5xx, invalid } = printRequests(traffic);
@@ -112,6 +124,7 @@ async function runPhase(config: ScaleConfig, openaiBaseUrl: string, size: 1 | 2)
         webhookPath: '/scale',
         received: () => receiver.received,
         twoWorkers: size === 2,
+        bothUp,
         chat,
         workerKill: workerKillOf(traffic),
       })),

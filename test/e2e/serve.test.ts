@@ -73,13 +73,15 @@ async function enqueueProbe(holdMs: number): Promise<string> {
   });
 }
 
-async function waitForProbeStart(probeId: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
-    if (probe?.startedAt) return;
-    await sleep(100);
-  }
-  throw new Error('the worker never started the probe job');
+/** Waits until the probe job has `field` set, on one attached core (opening one is the slow part). */
+async function waitForProbe(probeId: string, field: 'startedAt' | 'finishedAt'): Promise<void> {
+  await withServerCore(async ({ deps }) => {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(100)) {
+      const probe = await deps.db.workerProbes.findOne({ _id: probeId });
+      if (probe?.[field]) return;
+    }
+    throw new Error(`the probe job never got ${field}`);
+  });
 }
 
 describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => {
@@ -130,7 +132,7 @@ describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => 
 
   it('drains a running job on SIGTERM, exits 0 and leaves no database process behind', async () => {
     const probeId = await enqueueProbe(3_000);
-    await waitForProbeStart(probeId);
+    await waitForProbe(probeId, 'startedAt');
     const databasePid = registry().pid;
 
     expect(await stop(server!)).toBe(0);
@@ -149,18 +151,15 @@ describe('postdeck serve on the embedded database', { timeout: 400_000 }, () => 
   it('releases a job that outlives the drain deadline, and runs it after the restart', async () => {
     await stop(server!);
     await start('e2e-short-drain', { SHUTDOWN_DRAIN_MS: '500' });
-    const probeId = await enqueueProbe(8_000);
-    await waitForProbeStart(probeId);
+    // Ten times the drain deadline: still running when the deadline passes, even on a busy machine.
+    const probeId = await enqueueProbe(5_000);
+    await waitForProbe(probeId, 'startedAt');
     const databasePid = registry().pid;
     expect(await stop(server!)).toBe(0);
     expect(isAlive(databasePid)).toBe(false);
 
     await start('e2e-after-release');
-    for (let i = 0; i < 300; i++) {
-      const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
-      if (probe?.finishedAt) break;
-      await sleep(100);
-    }
+    await waitForProbe(probeId, 'finishedAt');
     const probe = await withServerCore(({ deps }) => deps.db.workerProbes.findOne({ _id: probeId }));
     expect(probe?.finishedAt).toBeInstanceOf(Date);
     expect(await stop(server!)).toBe(0);
