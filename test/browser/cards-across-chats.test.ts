@@ -39,14 +39,21 @@ const DAN_ID = '210000000000000007';
 beforeAll(async () => {
   w = await startWorld();
   s = await startSlackWorld(w);
-  await linkTeam(w, s, ANA);
-  await runCommand(s, 'approvals here', ANA);
   d = await startDiscordWorld(w);
-  const dan = member(d, DAN_ID, 'dan');
-  await linkGuild(w, d, dan);
-  await commandReply(d, await d.sender.command(dan, ['approvals', 'here']), 'Draft approvals now go to');
-  ({ platform } = await connectCreator(w));
-  ({ browser, page } = await openBrowser());
+  // The two chats link apart from each other (each login waits out its device-code poll interval),
+  // so they link at the same time, while the creator connects and the browser starts.
+  const linkSlack = async () => {
+    await linkTeam(w, s, ANA);
+    await runCommand(s, 'approvals here', ANA);
+  };
+  const linkDiscord = async () => {
+    const dan = member(d, DAN_ID, 'dan');
+    await linkGuild(w, d, dan);
+    await commandReply(d, await d.sender.command(dan, ['approvals', 'here']), 'Draft approvals now go to');
+  };
+  const [, , creator, opened] = await Promise.all([linkSlack(), linkDiscord(), connectCreator(w), openBrowser()]);
+  platform = creator.platform;
+  ({ browser, page } = opened);
 }, 240_000);
 afterAll(async () => {
   await browser?.close();

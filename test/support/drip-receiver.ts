@@ -14,9 +14,9 @@ export interface Drip {
  * A webhook receiver that never finishes answering, one byte every `everyMs` (well under any idle
  * timeout): `/body…` answers `200` headers, then a chunked body that never ends; `/head…` sends the
  * status line, then one header whose value never ends, so no status is ever complete. Listens on
- * 127.0.0.2, a receiver host apart from the other test receivers' 127.0.0.1.
+ * `host` (127.0.0.2 unless told), a receiver host apart from the other test receivers' 127.0.0.1.
  */
-export async function startDripReceiver(everyMs = 2_000) {
+export async function startDripReceiver(everyMs = 2_000, host = '127.0.0.2') {
   const drips: Drip[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((request, response) => {
@@ -41,9 +41,9 @@ export async function startDripReceiver(everyMs = 2_000) {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    url: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     drips,
     /** Requests being dripped to now. */
     open: () => drips.filter((drip) => drip.closedAt === null).length,

@@ -14,7 +14,7 @@ import { startReceiver, waitUntil, type Received } from '../../bench/support/web
 // here), signed, retried with backoff, in order per post, logged and redelivered.
 const f = await startTikTokFixture();
 const { t, server } = await useTestServer({
-  database: { tiktok: f.config, webhooks: { allowPrivate: true, retryBaseMs: 300 } },
+  database: { tiktok: f.config, webhooks: { allowPrivate: true, retryBaseMs: 100 } },
 });
 const receiver = await startReceiver();
 afterAll(async () => {
@@ -138,8 +138,8 @@ describe('webhook deliveries', () => {
       expect(delivery).toMatchObject({ status: 'delivered', attempt: 4, statusCode: 200, nextAttemptAt: null });
       expect(delivery.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 500, 200]);
     }
-    // Long past the next backoff step (2.4 s): nothing more arrives.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Long past the next backoff step (0.8 s): nothing more arrives.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
     const requests = receiver.at('/flaky');
     expect(requests).toHaveLength(8);
     expect(requests.every((request) => request.verified !== null)).toBe(true);
@@ -174,8 +174,23 @@ describe('webhook deliveries', () => {
     await happen(a, 'generation.failed', 'job-of-a', new Date());
     await happen(a, 'generation.done', 'job-of-a-done', new Date());
     await waitUntil(() => receiver.at('/generations').length === 1 && receiver.at('/theirs').length === 1, 'both');
-    // The unwanted and the other workspace's events are relayed and handled by now; give a straggler a moment.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Once the webhooks consumer has handled all three events, every delivery they make exists.
+    const handled = ['job-of-b:generation.failed', 'job-of-a:generation.failed', 'job-of-a-done:generation.done'];
+    await waitUntil(
+      async () =>
+        (await t.deps.db.eventReceipts.countDocuments({ _id: { $in: handled.map((id) => `webhooks:${id}`) } })) === 3,
+      'the webhooks consumer handled the three events',
+    );
+    const made = await t.deps.db.webhookDeliveries
+      .find({ eventId: { $in: handled } })
+      .project<{ eventId: string; workspaceId: string }>({ eventId: 1, workspaceId: 1 })
+      .toArray();
+    expect(made.map((d) => [d.workspaceId, d.eventId]).sort()).toEqual(
+      [
+        [a.workspaceId, 'job-of-a-done:generation.done'],
+        [b.workspaceId, 'job-of-b:generation.failed'],
+      ].sort(),
+    );
     expect(receiver.at('/generations').map((r) => r.verified?.data)).toEqual([
       { workspaceId: a.workspaceId, generationJobId: 'job-of-a-done' },
     ]);
@@ -226,8 +241,9 @@ describe('webhook deliveries', () => {
     expect((await call(server, a.apiKey, 'DELETE', `/webhooks/${endpointId}`)).status).toBe(204);
     const count = receiver.at('/gone').length;
     expect(await t.deps.db.webhookDeliveries.countDocuments({ endpointId })).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(receiver.at('/gone').length).toBeLessThanOrEqual(count + 1); // at most the attempt in flight
+    // Several backoff steps (100, 200, 400, 800 ms) pass: at most the attempt in flight arrives.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(receiver.at('/gone').length).toBeLessThanOrEqual(count + 1);
     const listed = await call(server, a.apiKey, 'GET', '/webhooks');
     expect((listed.body.webhooks as { id: string }[]).map((w) => w.id)).not.toContain(endpointId);
   });
