@@ -89,6 +89,16 @@ const startWorker = (name: string) => {
   return worker;
 };
 
+/**
+ * Moves the SIGKILLed worker's login-poll job locks back past their 30 s lifetime, as if those seconds had
+ * gone by: the next worker takes the poll at its first look. Only called while no live worker holds one.
+ */
+async function lapseDeadProcessLoginLocks(): Promise<void> {
+  await core.database.db
+    .collection('agendaJobs')
+    .updateMany({ name: 'chat.poll-login', lockedAt: { $ne: null } }, { $set: { lockedAt: new Date(0) } });
+}
+
 function command(text: string) {
   const response = slack.newResponseUrl();
   const fields = {
@@ -119,6 +129,7 @@ describe('the Slack bot across processes', () => {
     await eventually(() => core.deps.db.leases.findOne({ key: loginPollLeaseKey(loginDoc._id) }), 60_000);
     first.child.kill('SIGKILL');
     await first.exited;
+    await lapseDeadProcessLoginLocks();
 
     await approveDeviceCode(
       core.deps,
@@ -208,6 +219,13 @@ describe('the Slack bot across processes', () => {
     await eventually(() => isLeaseHeld(core.deps.db, cardActionLeaseKey(id)), 60_000);
     processes[1]!.child.kill('SIGKILL');
     await processes[1]!.exited;
+    // Its claims on the click (the record's and its run's) would lapse within 30 s; those seconds go by at
+    // once: no live process holds them.
+    await core.deps.db.chatCardActions.updateOne({ _id: id }, { $set: { claimedUntil: new Date(0) } });
+    await core.deps.db.leases.updateMany(
+      { key: cardActionLeaseKey(id), releasedAt: null },
+      { $set: { expiresAt: new Date(0) } },
+    );
     await releaseLease(core.deps.db, busy!);
 
     // A worker carries it out once the dead process's claim lapses, and redraws the card.
