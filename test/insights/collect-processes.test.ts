@@ -27,7 +27,7 @@ import { ageCollectors, publishPost } from './support.js';
 const PUBLIC_URL = 'http://127.0.0.1:9';
 const HOUR_MS = 3_600_000;
 const ACCOUNTS = 3;
-const PER_ACCOUNT = 35;
+const PER_ACCOUNT = 25;
 let f: TikTokFixture;
 let dir: string;
 let env: Record<string, string>;
