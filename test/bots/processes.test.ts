@@ -19,6 +19,7 @@ import type { BootstrapResult } from '../../src/core/tenancy/bootstrap.js';
 import { buildTenant } from '../support/factories.js';
 import { makeJpeg } from '../support/media.js';
 import { connectAccount, systemScope } from '../platforms/support.js';
+import { lapseLocks, locksLeftBehind, workerRunning } from '../support/dead-locks.js';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 import { clickCard, eventually, SIGNING_SECRET } from './slack-support.js';
@@ -89,16 +90,6 @@ const startWorker = (name: string) => {
   return worker;
 };
 
-/**
- * Moves the SIGKILLed worker's login-poll job locks back past their 30 s lifetime, as if those seconds had
- * gone by: the next worker takes the poll at its first look. Only called while no live worker holds one.
- */
-async function lapseDeadProcessLoginLocks(): Promise<void> {
-  await core.database.db
-    .collection('agendaJobs')
-    .updateMany({ name: 'chat.poll-login', lockedAt: { $ne: null } }, { $set: { lockedAt: new Date(0) } });
-}
-
 function command(text: string) {
   const response = slack.newResponseUrl();
   const fields = {
@@ -129,7 +120,8 @@ describe('the Slack bot across processes', () => {
     await eventually(() => core.deps.db.leases.findOne({ key: loginPollLeaseKey(loginDoc._id) }), 60_000);
     first.child.kill('SIGKILL');
     await first.exited;
-    await lapseDeadProcessLoginLocks();
+    // A poll it held lapses at once, once the next worker polls (its 30 s lock goes by).
+    const held = await locksLeftBehind(core.database.db, 'chat.poll-login');
 
     await approveDeviceCode(
       core.deps,
@@ -137,7 +129,8 @@ describe('the Slack bot across processes', () => {
       { userCode: userCode!, address: '127.0.0.1' },
     );
     expect(await core.deps.db.chatLinks.countDocuments({})).toBe(0);
-    startWorker('worker-2');
+    await workerRunning(startWorker('worker-2'));
+    await lapseLocks(core.database.db, held);
     const linked = await eventually(() => login.answers()[1], 120_000);
     expect(String(linked.text)).toContain('Linked to the Postdeck workspace');
     const link = await core.deps.db.chatLinks.findOne({ _id: 'slack:T0ACME' });
