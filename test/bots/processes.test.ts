@@ -19,6 +19,7 @@ import type { BootstrapResult } from '../../src/core/tenancy/bootstrap.js';
 import { buildTenant } from '../support/factories.js';
 import { makeJpeg } from '../support/media.js';
 import { connectAccount, systemScope } from '../platforms/support.js';
+import { lapseLocks, locksLeftBehind, workerRunning } from '../support/dead-locks.js';
 import { freePort, spawnPostdeck, waitForOk, type SpawnedPostdeck } from '../support/spawn.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 import { clickCard, eventually, SIGNING_SECRET } from './slack-support.js';
@@ -119,6 +120,8 @@ describe('the Slack bot across processes', () => {
     await eventually(() => core.deps.db.leases.findOne({ key: loginPollLeaseKey(loginDoc._id) }), 60_000);
     first.child.kill('SIGKILL');
     await first.exited;
+    // A poll it held lapses at once, once the next worker polls (its 30 s lock goes by).
+    const held = await locksLeftBehind(core.database.db, 'chat.poll-login');
 
     await approveDeviceCode(
       core.deps,
@@ -126,7 +129,8 @@ describe('the Slack bot across processes', () => {
       { userCode: userCode!, address: '127.0.0.1' },
     );
     expect(await core.deps.db.chatLinks.countDocuments({})).toBe(0);
-    startWorker('worker-2');
+    await workerRunning(startWorker('worker-2'));
+    await lapseLocks(core.database.db, held);
     const linked = await eventually(() => login.answers()[1], 120_000);
     expect(String(linked.text)).toContain('Linked to the Postdeck workspace');
     const link = await core.deps.db.chatLinks.findOne({ _id: 'slack:T0ACME' });
@@ -161,8 +165,7 @@ describe('the Slack bot across processes', () => {
     }
     const cards = () => slack.state.channel(ANA.channelId).filter((m) => m.threadTs === null);
     await eventually(() => cards().length >= drafts.length, 240_000);
-    // Both workers took deliveries; wait past the relay sweep for any late duplicate.
-    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    const cardsSeenAt = Date.now();
     expect(
       cards()
         .map((m) => drafts.findIndex((d) => m.text.includes(d)))
@@ -183,6 +186,10 @@ describe('the Slack bot across processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await core.deps.db.publishAttempts.countDocuments({ postId: post._id })).toBe(1);
     expect(slack.state.channel(ANA.channelId).filter((m) => m.threadTs === card.ts)).toHaveLength(1);
+    // Both workers took deliveries: 20 s past the cards (a relay sweep), still no late duplicate. The
+    // approval above runs meanwhile, so only what is left of the 20 s is waited here.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, cardsSeenAt + 20_000 - Date.now())));
+    expect(cards()).toHaveLength(drafts.length);
     // Longer than the waits above together: each wait, not the whole, says what was too slow.
   }, 900_000);
 
@@ -208,6 +215,13 @@ describe('the Slack bot across processes', () => {
     await eventually(() => isLeaseHeld(core.deps.db, cardActionLeaseKey(id)), 60_000);
     processes[1]!.child.kill('SIGKILL');
     await processes[1]!.exited;
+    // Its claims on the click (the record's and its run's) would lapse within 30 s; those seconds go by at
+    // once: no live process holds them.
+    await core.deps.db.chatCardActions.updateOne({ _id: id }, { $set: { claimedUntil: new Date(0) } });
+    await core.deps.db.leases.updateMany(
+      { key: cardActionLeaseKey(id), releasedAt: null },
+      { $set: { expiresAt: new Date(0) } },
+    );
     await releaseLease(core.deps.db, busy!);
 
     // A worker carries it out once the dead process's claim lapses, and redraws the card.

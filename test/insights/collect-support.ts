@@ -2,6 +2,7 @@ import type { CoreDeps } from '../../src/core/context.js';
 import { publicUrlOf } from '../../src/core/media/view.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
+import { PLAN_COLLECTION_EVERY_MS, planCollectionJob } from '../../src/core/insights/collect-job.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
 import type { TikTokFixture } from '../support/tiktok.js';
 import { ageCollectors } from './support.js';
@@ -86,5 +87,18 @@ export async function agePosts(f: TikTokFixture, deps: CoreDeps, postIds: string
     deps,
     records.map((record) => record.platformId),
     ms,
+  );
+}
+
+/**
+ * Moves the planner's last run a period earlier, as if its minute had gone by: the recurring housekeeping
+ * then runs the worker's own planner at its next turn (15 s) rather than up to a minute later.
+ */
+export async function agePlanner(deps: CoreDeps): Promise<void> {
+  const last = await deps.db.periodicRuns.findOne({ _id: planCollectionJob.name });
+  if (!last) return;
+  await deps.db.periodicRuns.updateOne(
+    { _id: planCollectionJob.name },
+    { $set: { lastRunAt: new Date(last.lastRunAt.getTime() - PLAN_COLLECTION_EVERY_MS) } },
   );
 }

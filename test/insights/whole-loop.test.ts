@@ -8,7 +8,7 @@ import { emulatorAiConfig } from '../support/ai.js';
 import { buildTenant } from '../support/factories.js';
 import { connectMcpOverHttp } from '../support/mcp.js';
 import { call, connectedPlatform, type Tenant } from '../support/posts.js';
-import { agePosts, emulatorControl } from './collect-support.js';
+import { agePlanner, agePosts, emulatorControl } from './collect-support.js';
 import { compositeCarousel } from './support.js';
 
 // The issue's first acceptance line, end to end on the emulators and through the public API as a user
@@ -17,7 +17,7 @@ import { compositeCarousel } from './support.js';
 // a second workspace doing the same never shows up in the first one's rankings or prompt.
 
 const HOUR_MS = 3_600_000;
-/** A collection round waits for the planner (every minute, through housekeeping) on a busy machine. */
+/** A collection round waits for the planner (run by housekeeping every 15 s once aged) on a busy machine. */
 const ROUND_MS = 300_000;
 /** Checks over HTTP, so a wait does not load the machine it waits on. */
 const POLL_MS = 500;
@@ -182,12 +182,14 @@ describe('the insights loop on the emulators', () => {
       const [winner, runnerUp, theirs] = posts as [Published, Published, Published];
 
       // The first snapshot comes unasked, a few minutes after publishing: once the published events' runs have
-      // noted when it falls due, those minutes go by (post clock and schedule) and the worker's planner queues it.
+      // noted when it falls due, those minutes go by (post clock, schedule and the planner's last run) and the
+      // worker's planner queues it.
       await waitFor('the insight records', async () =>
         (await w.t.deps.db.postInsights.countDocuments({ _id: { $in: postIds } })) === posts.length ? true : undefined,
       );
       await collectionSettled([platformA, platformB]);
       await agePosts(w.f, w.t.deps, postIds, FIRST_SNAPSHOT_AFTER_MS);
+      await agePlanner(w.t.deps);
       const first = await waitForMetrics('the first snapshots', posts, (m) => m.metrics !== null);
       for (const [i, m] of first.entries()) {
         expect(m).toMatchObject({ status: 'collecting', viewsAt48h: null, hook: { text: posts[i]!.hook } });
@@ -207,6 +209,7 @@ describe('the insights loop on the emulators', () => {
       }
       await collectionSettled([platformA, platformB]);
       await agePosts(w.f, w.t.deps, postIds, 47 * HOUR_MS);
+      await agePlanner(w.t.deps);
       await waitForMetrics(
         'the 47th hour',
         posts,
@@ -214,6 +217,7 @@ describe('the insights loop on the emulators', () => {
       );
       await collectionSettled([platformA, platformB]);
       await agePosts(w.f, w.t.deps, postIds, HOUR_MS);
+      await agePlanner(w.t.deps);
       const collected = await waitForMetrics('the 48th hour', posts, (m) => m.series.length === 3);
 
       // 3. The numbers read over REST are TikTok's, as the emulator answers them now, and so are MCP's.
