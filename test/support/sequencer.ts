@@ -7,13 +7,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 export const LONG_RUNNING_FILES = [
   'test/deploy/scale.test.ts',
-  'test/deploy/db-restart.test.ts',
-  'test/insights/whole-loop.test.ts',
-  'test/bots/processes.test.ts',
   'test/slides/processes.test.ts',
-  'test/webhooks/slow-receivers.test.ts',
   'test/insights/collect-processes.test.ts',
   'test/e2e/serve.test.ts',
+  'test/bots/processes.test.ts',
+  'test/deploy/db-restart.test.ts',
+  'test/deploy/rolling-restart.test.ts',
+  'test/insights/whole-loop.test.ts',
+  'test/webhooks/slow-receivers.test.ts',
   'test/cli/build-once.test.ts',
   'test/browser/readme-walkthrough.test.ts',
 ];
