@@ -18,7 +18,7 @@ import { planCollection } from '../src/core/insights/collect-job.js';
 import { openPostInsight } from '../src/core/insights/open-insight.js';
 import { publicUrlOf } from '../src/core/media/view.js';
 import type { PlatformDoc } from '../src/core/platforms/documents.js';
-import { withTikTokToken } from '../src/core/platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../src/core/providers/tiktok/connect/token-access.js';
 import type { PostDoc } from '../src/core/posts/documents.js';
 import { initPhotoPost } from '../src/core/providers/tiktok/publish.js';
 import { benchWorkDir, openBenchDatabase, startCluster, type Cluster } from './support/cluster.js';

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../../src/core/context.js';
 import { publicUrlOf } from '../../src/core/media/view.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
-import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../../src/core/providers/tiktok/connect/token-access.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
 import type { TikTokFixture } from '../support/tiktok.js';
 import { ageCollectors } from './support.js';

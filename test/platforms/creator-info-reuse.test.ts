@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCreatorInfo } from '../../src/core/platforms/creator-info-cache.js';
+import { readCreatorInfo } from '../../src/core/providers/tiktok/rules/creator-info-cache.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { makeJpeg } from '../support/media.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostDoc } from '../../src/core/posts/documents.js';
 import type { PublishAttemptDoc } from '../../src/core/publishing/documents.js';
 import { publicUrlOf } from '../../src/core/media/view.js';
-import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../../src/core/providers/tiktok/connect/token-access.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
 import {
   NO_THREAD_REPLIES_TEXT,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPost } from '../../src/core/posts/view.js';
-import { postPagesBaseUrl } from '../../src/core/publishing/release-url.js';
+import { postPagesBaseUrl } from '../../src/core/providers/tiktok/publish/release-url.js';
 import { calendarOf } from '../../src/http/web/posts-calendar.js';
 import { postsView } from '../../src/http/web/posts-view.js';
 import { makeJpeg } from '../support/media.js';

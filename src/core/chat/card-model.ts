@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { publicUrlOf } from '../media/view.js';
-import { releaseLinkLabel } from '../publishing/release-url.js';
+import { releaseLinkLabel } from '../providers/tiktok/publish/release-url.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { ChatCardDoc } from './documents.js';
 import type { ApprovalCard, CardStatus } from './gateway.js';

@@ -4,7 +4,7 @@ import { isDuplicateKeyError } from '../errors.js';
 import { defineJob } from '../jobs/define-job.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
 import { definePeriodicJob } from '../jobs/periodic-job.js';
-import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
+import { platformAnalyticsAccess } from '../providers/tiktok/connect/analytics-access.js';
 import { collectAccount, TOTALS_AT_LEAST_EVERY_MS } from './collect.js';
 import type { InsightCollectorDoc } from './collector-documents.js';
 import { memberId } from './members.js';

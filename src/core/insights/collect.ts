@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import type { PlatformDoc } from '../platforms/documents.js';
-import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
-import { underTokenLease, withTikTokToken } from '../platforms/tiktok-token-access.js';
+import { platformAnalyticsAccess } from '../providers/tiktok/connect/analytics-access.js';
+import { underTokenLease, withTikTokToken } from '../providers/tiktok/connect/token-access.js';
 import { TikTokApiError } from '../providers/tiktok/errors.js';
 import { getUserStats } from '../providers/tiktok/user-info.js';
 import { MAX_VIDEO_IDS_PER_QUERY, queryVideoStats } from '../providers/tiktok/video-query.js';

@@ -1,5 +1,5 @@
 import type { EventConsumer } from '../events/deliver.js';
-import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
+import { platformAnalyticsAccess } from '../providers/tiktok/connect/analytics-access.js';
 import { requestCollection } from './collect-job.js';
 import { openPostInsight } from './open-insight.js';
 

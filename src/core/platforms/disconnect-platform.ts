@@ -5,9 +5,9 @@ import { AppError } from '../errors.js';
 import { TikTokApiError } from '../providers/tiktok/errors.js';
 import { revokeToken } from '../providers/tiktok/oauth.js';
 import { findWorkspacePlatform } from './find-platform.js';
-import { refreshHeld, TOKEN_LEASE_TTL_MS, underTokenLease } from './tiktok-token-access.js';
-import { deleteTokens, readTokens, type OpenTokens } from './tiktok-tokens.js';
-import { forgetCreatorInfo } from './creator-info-cache.js';
+import { refreshHeld, TOKEN_LEASE_TTL_MS, underTokenLease } from '../providers/tiktok/connect/token-access.js';
+import { deleteTokens, readTokens, type OpenTokens } from '../providers/tiktok/connect/tokens.js';
+import { forgetCreatorInfo } from '../providers/tiktok/rules/creator-info-cache.js';
 
 /**
  * Disconnects an account: revokes the grant at TikTok, forgets the sealed tokens and marks the

@@ -1,9 +1,9 @@
 import type { CoreDeps, Scope } from '../context.js';
-import { readCreatorInfo } from './creator-info-cache.js';
+import { readCreatorInfo } from '../providers/tiktok/rules/creator-info-cache.js';
 import { findWorkspacePlatform } from './find-platform.js';
 import { toPlatform } from './list-platforms.js';
 import { requirePostingPlatform } from './platform-errors.js';
-import { buildTikTokPostingSchema, type PostingSchemaBody } from './tiktok-posting-schema.js';
+import { buildTikTokPostingSchema, type PostingSchemaBody } from '../providers/tiktok/rules/posting-schema.js';
 
 /**
  * The posting schema of one of the workspace's accounts, from TikTok's creator info (its privacy

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import { platformAnalyticsAccess } from './analytics-access.js';
+import { platformAnalyticsAccess } from '../providers/tiktok/connect/analytics-access.js';
 import type { PlatformDoc } from './documents.js';
 import type { PlatformSchema } from './schema.js';
 

@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/operation.js';
 import { getPostingSchema } from './get-posting-schema.js';
 import { listPlatforms } from './list-platforms.js';
 import { PlatformListSchema } from './schema.js';
-import { PostingSchemaBodySchema } from './tiktok-posting-schema.js';
+import { PostingSchemaBodySchema } from '../providers/tiktok/rules/posting-schema.js';
 
 export const listPlatformsOperation = defineOperation({
   name: 'list_platforms',

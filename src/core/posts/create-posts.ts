@@ -8,7 +8,12 @@ import { AppError, isDuplicateKeyError, notFound, toAppError, type ErrorCode, ty
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
-import { checkTikTokPost, issuesMessage, loadPostMedia, type LoadedMedia } from './tiktok-check.js';
+import {
+  checkTikTokPost,
+  issuesMessage,
+  loadPostMedia,
+  type LoadedMedia,
+} from '../providers/tiktok/rules/check-post.js';
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
 

@@ -7,7 +7,7 @@ import { refundPostCap, spendPostCap } from './post-cap.js';
 import { withPostLeases } from './post-lease.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { PublishPostInput } from './schema.js';
-import { checkTikTokPost, issuesMessage, loadPostMedia } from './tiktok-check.js';
+import { checkTikTokPost, issuesMessage, loadPostMedia } from '../providers/tiktok/rules/check-post.js';
 import { futureTime } from './times.js';
 import { renderGroup, type PostGroupView } from './view.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
 import { END_DATE_RULE } from '../date-range.js';
 import { storableObject } from '../operations/storable.js';
-import { TIKTOK_SETTING_KEYS } from '../platforms/tiktok-settings-schema.js';
+import { TIKTOK_SETTING_KEYS } from '../providers/tiktok/rules/settings-schema.js';
 
 /** Most platforms one create request may name (one post group per platform). */
 export const MAX_PLATFORMS_PER_REQUEST = 20;

@@ -2,7 +2,7 @@ import type { CoreDeps } from '../context.js';
 import type { PostDoc } from '../posts/documents.js';
 import { AppError } from '../errors.js';
 import type { JobContext } from '../jobs/define-job.js';
-import { withTikTokToken } from '../platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../providers/tiktok/connect/token-access.js';
 import { fetchPublishStatus, type TikTokPublishState } from '../providers/tiktok/status.js';
 import { attemptId, recordAttempt } from './attempts.js';
 import { failReasonText, OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
@@ -10,7 +10,7 @@ import { describeError, retryOrGiveUp } from './failure.js';
 import type { PollStatusData } from './job-handles.js';
 import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
-import { postPagesBaseUrl, releaseUrlOf } from './release-url.js';
+import { postPagesBaseUrl, releaseUrlOf } from '../providers/tiktok/publish/release-url.js';
 import { publishingSettings, retryDelayMs } from './settings.js';
 
 /**

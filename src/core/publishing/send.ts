@@ -5,9 +5,9 @@ import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from './documents.js';
 import type { JobContext } from '../jobs/define-job.js';
-import { tiktokPostKind } from '../platforms/tiktok-post-rules.js';
-import { withTikTokToken } from '../platforms/tiktok-token-access.js';
-import { checkTikTokPost, loadPostMedia } from '../posts/tiktok-check.js';
+import { tiktokPostKind } from '../providers/tiktok/rules/post-rules.js';
+import { withTikTokToken } from '../providers/tiktok/connect/token-access.js';
+import { checkTikTokPost, loadPostMedia } from '../providers/tiktok/rules/check-post.js';
 import { planChunks } from '../providers/tiktok/chunk-plan.js';
 import { initPhotoPost, initVideoPost } from '../providers/tiktok/publish.js';
 import { fetchPublishStatus } from '../providers/tiktok/status.js';
@@ -15,11 +15,11 @@ import { uploadVideo } from '../providers/tiktok/upload.js';
 import { AttemptLost, attemptWritesSettled, recordAttempt } from './attempts.js';
 import { NO_THREAD_REPLIES_TEXT } from './error-texts.js';
 import { describeError, judgeFailure, PublishRefusal, settleFailedAttempt } from './failure.js';
-import { photoUrlsForTikTok, videoSourceFor } from './media-sources.js';
+import { photoUrlsForTikTok, videoSourceFor } from '../providers/tiktok/publish/media-sources.js';
 import { failPost } from './post-outcome.js';
 import { enqueuePoll, pollingLeaseMs } from './poll-enqueue.js';
 import { publishingSettings } from './settings.js';
-import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from './tiktok-request.js';
+import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from '../providers/tiktok/publish/request.js';
 import { isDatabaseUnreachable, logFailure, retryWhileUnreachable } from '../db/unreachable.js';
 
 /** How often a step that failed on the unreachable database is tried again (each try waits for a server too). */

@@ -9,7 +9,7 @@ import {
   completeTikTokConnection,
   startTikTokConnection,
   type ConnectionOutcome,
-} from '../../core/platforms/tiktok-connect.js';
+} from '../../core/providers/tiktok/connect/connect.js';
 import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { SESSION_COOKIE, readCookie } from './cookies.js';

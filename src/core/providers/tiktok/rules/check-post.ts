@@ -1,13 +1,13 @@
-import type { CoreDeps, Scope } from '../context.js';
-import type { MediaDoc } from '../media/documents.js';
-import type { PlatformDoc } from '../platforms/documents.js';
-import type { IssueDetail } from '../errors.js';
-import { requirePostingPlatform } from '../platforms/platform-errors.js';
-import { tiktokPostingRules } from '../platforms/tiktok-post-limits.js';
-import type { TikTokPostMedia } from '../platforms/tiktok-media-rules.js';
-import { tiktokPostKind, validateTikTokPost } from '../platforms/tiktok-post-rules.js';
-import { readCreatorInfo } from '../platforms/creator-info-cache.js';
-import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
+import type { CoreDeps, Scope } from '../../../context.js';
+import type { MediaDoc } from '../../../media/documents.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
+import type { IssueDetail } from '../../../errors.js';
+import { requirePostingPlatform } from '../../../platforms/platform-errors.js';
+import { tiktokPostingRules } from './post-limits.js';
+import type { TikTokPostMedia } from './media-rules.js';
+import { tiktokPostKind, validateTikTokPost } from './post-rules.js';
+import { readCreatorInfo } from './creator-info-cache.js';
+import type { TikTokCaller } from '../rate-limiter.js';
 
 /** A post's media ids resolved in order; `indexes[j]` is where `media[j]` stands in the ids. */
 export interface LoadedMedia {

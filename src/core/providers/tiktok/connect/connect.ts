@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { recordAudit } from '../audit/record.js';
-import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc } from './documents.js';
-import { AppError, isDuplicateKeyError } from '../errors.js';
-import { requireMembership } from '../identity/memberships.js';
-import { buildAuthorizeUrl, exchangeCode, type TikTokTokens } from '../providers/tiktok/oauth.js';
-import { issueOAuthState, OAUTH_STATE_TTL_MS, spendOAuthState } from './oauth-states.js';
-import { TOKEN_LEASE_TTL_MS, underTokenLease } from './tiktok-token-access.js';
-import { readTikTokProfile, type TikTokProfile } from './tiktok-profile.js';
-import { deleteTokens, storeTokens } from './tiktok-tokens.js';
-import { forgetCreatorInfo } from './creator-info-cache.js';
+import { recordAudit } from '../../../audit/record.js';
+import type { CoreDeps, Scope } from '../../../context.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
+import { AppError, isDuplicateKeyError } from '../../../errors.js';
+import { requireMembership } from '../../../identity/memberships.js';
+import { buildAuthorizeUrl, exchangeCode, type TikTokTokens } from '../oauth.js';
+import { issueOAuthState, OAUTH_STATE_TTL_MS, spendOAuthState } from '../../../platforms/oauth-states.js';
+import { TOKEN_LEASE_TTL_MS, underTokenLease } from './token-access.js';
+import { readTikTokProfile, type TikTokProfile } from './profile.js';
+import { deleteTokens, storeTokens } from './tokens.js';
+import { forgetCreatorInfo } from '../rules/creator-info-cache.js';
 
 /** Where to send the person next: TikTok's consent page, valid until `expiresAt`. */
 export interface StartedConnection {

@@ -1,10 +1,10 @@
-import type { CoreDeps } from '../context.js';
-import { logFailure } from '../db/unreachable.js';
-import { isDuplicateKeyError } from '../errors.js';
-import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
-import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
-import type { CreatorInfoDoc, PlatformDoc } from './documents.js';
-import { withTikTokToken } from './tiktok-token-access.js';
+import type { CoreDeps } from '../../../context.js';
+import { logFailure } from '../../../db/unreachable.js';
+import { isDuplicateKeyError } from '../../../errors.js';
+import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../creator-info.js';
+import type { TikTokCaller } from '../rate-limiter.js';
+import type { CreatorInfoDoc, PlatformDoc } from '../../../platforms/documents.js';
+import { withTikTokToken } from '../connect/token-access.js';
 
 /**
  * How long a creator-info answer is reused for an account. TikTok wants the values current when a

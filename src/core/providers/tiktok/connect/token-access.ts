@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CoreDeps } from '../context.js';
-import type { PlatformDoc } from './documents.js';
-import { claimLease, releaseLease, type Lease } from '../db/leases.js';
-import { AppError } from '../errors.js';
-import { TikTokApiError } from '../providers/tiktok/errors.js';
-import { refreshTokens } from '../providers/tiktok/oauth.js';
-import { platformDisconnected, reconnectNeeded } from './platform-errors.js';
-import { expiresSoon, readTokens, storeTokens, type OpenTokens } from './tiktok-tokens.js';
+import type { CoreDeps } from '../../../context.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
+import { claimLease, releaseLease, type Lease } from '../../../db/leases.js';
+import { AppError } from '../../../errors.js';
+import { TikTokApiError } from '../errors.js';
+import { refreshTokens } from '../oauth.js';
+import { platformDisconnected, reconnectNeeded } from '../../../platforms/platform-errors.js';
+import { expiresSoon, readTokens, storeTokens, type OpenTokens } from './tokens.js';
 
 /** How long one holder may keep a platform's token lease: a refresh is one call with a 30 s timeout. */
 export const TOKEN_LEASE_TTL_MS = 60_000;
