@@ -27,6 +27,7 @@ import { workerRunning } from './support/posts-phase.js';
 import { BENCH_SETTINGS, insertPostsDirectly, planPosts, seedTenant, type Tenant } from './support/seed.js';
 import { printSummary } from './support/summary.js';
 import { line, mapLimit, ms, percentile } from './support/util.js';
+import { tiktokHttpOf } from '../src/core/providers/tiktok/http-of.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100);
 const PER_ACCOUNT = Number(process.env.BENCH_POSTS_PER_ACCOUNT ?? 10);
@@ -151,7 +152,7 @@ async function publishedPosts(cluster: Cluster, tenant: Tenant, accounts: Tenant
   const lists = await mapLimit(accounts, 8, async ({ platformId }) => {
     const platform = (await cluster.db.platforms.findOne({ _id: platformId })) as PlatformDoc;
     const { publishId } = await withTikTokToken(deps, platform, (token) =>
-      initPhotoPost(deps.tiktok, token, {
+      initPhotoPost(tiktokHttpOf(deps), token, {
         postMode: 'MEDIA_UPLOAD',
         postInfo: { title: 'bench' },
         photoImages: [url],

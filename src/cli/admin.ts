@@ -111,7 +111,7 @@ export async function connectEmulatedTikTokCommand(options: {
       binding,
     );
     if (result.outcome === 'cancelled') throw new Error(`the emulator refused the connection: ${result.description}`);
-    const platform = toPlatform(result.platform);
+    const platform = toPlatform(result.platform, core.deps.providers);
     process.stdout.write(
       options.json
         ? `${JSON.stringify(platform)}\n`

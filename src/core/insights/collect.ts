@@ -1,11 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import type { PlatformDoc } from '../platforms/documents.js';
-import { platformAnalyticsAccess } from '../providers/tiktok/connect/analytics-access.js';
-import { underTokenLease, withTikTokToken } from '../providers/tiktok/connect/token-access.js';
-import { TikTokApiError } from '../providers/tiktok/errors.js';
-import { getUserStats } from '../providers/tiktok/user-info.js';
-import { MAX_VIDEO_IDS_PER_QUERY, queryVideoStats } from '../providers/tiktok/video-query.js';
+import { ScopeNotGranted, type Provider } from '../providers/port.js';
 import { recordAccountSnapshot } from './account-snapshot.js';
 import { earliestLook, walkAccount, type AccountWalk, type DuePost } from './due-posts.js';
 import { markUnavailable, recordPostSnapshot } from './record-snapshot.js';
@@ -72,7 +68,7 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
   const run: Run = { report, walk: null };
   const started = performance.now();
   const platform = await deps.db.platforms.findOne({ _id: platformId });
-  const missing = platform ? platformAnalyticsAccess(platform).missingScopes : [];
+  const missing = platform ? deps.providers.of(platform).accounts.analyticsAccess(platform).missingScopes : [];
   if (!platform || platform.disabled || platform.refreshNeeded) {
     report.stopped = 'disconnected';
   } else {
@@ -85,16 +81,18 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
 
 async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: string[], run: Run) {
   const { report } = run;
+  const provider = deps.providers.of(platform);
+  const { postsScope, totalsScope } = provider.insights;
   try {
-    if (!missing.includes('video.list')) await collectPosts(deps, platform, run);
-    if (!missing.includes('user.info.stats')) await collectTotals(deps, platform, report);
+    if (!missing.includes(postsScope)) await collectPosts(deps, provider, platform, run);
+    if (!missing.includes(totalsScope)) await collectTotals(deps, provider, platform, report);
     if (missing.length === 2) report.stopped = 'not_granted';
   } catch (error) {
     report.stopped = await stoppedBy(deps, platform, error);
   }
 }
 
-async function collectPosts(deps: CoreDeps, platform: PlatformDoc, run: Run): Promise<void> {
+async function collectPosts(deps: CoreDeps, provider: Provider, platform: PlatformDoc, run: Run): Promise<void> {
   const { report } = run;
   /**
    * Database work in pieces a due post can come between: each waits while publishing runs, waits or falls due in
@@ -114,29 +112,22 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, run: Run): Pr
   // Each post's next look follows what the run did with it, so the account's next due time is right when settled.
   const lookAgainAt = (post: DuePost, at: Date | null) =>
     at ? walk.nextLooks.set(post.postId, at) : walk.nextLooks.delete(post.postId);
-  for (let start = 0; start < walk.due.length; start += MAX_VIDEO_IDS_PER_QUERY) {
-    const due = walk.due.slice(start, start + MAX_VIDEO_IDS_PER_QUERY);
-    const answered = await askTikTok(deps, platform, report, 'video.list', (token) =>
-      queryVideoStats(
-        deps.tiktok,
-        token,
-        due.map((post) => post.releaseId),
-      ),
+  const perRead = provider.insights.postsPerRead;
+  for (let start = 0; start < walk.due.length; start += perRead) {
+    const due = walk.due.slice(start, start + perRead);
+    const releaseIds = due.map((post) => post.releaseId);
+    const answered = await timed(report, () =>
+      provider.insights.readPostCounts(deps, platform, releaseIds, () => (report.calls += 1)),
     );
     const takenAt = deps.now();
-    const byId = new Map(answered.map((video) => [video.id, video]));
+    const byId = new Map(answered.map((answer) => [answer.releaseId, answer]));
     for (const post of due) {
-      const video = byId.get(post.releaseId);
-      if (!video) {
+      const answer = byId.get(post.releaseId);
+      if (!answer) {
         lookAgainAt(post, await piece(() => recordMiss(deps, platform, post, report)));
         continue;
       }
-      const counts = {
-        views: video.viewCount,
-        likes: video.likeCount,
-        comments: video.commentCount,
-        shares: video.shareCount,
-      };
+      const counts = { views: answer.views, likes: answer.likes, comments: answer.comments, shares: answer.shares };
       const outcome = await piece(() => recordPostSnapshot(deps, post.postId, counts, takenAt));
       if (outcome.stored) report.snapshots += 1;
       const next = outcome.status === 'collecting' && outcome.slot !== null;
@@ -184,22 +175,19 @@ async function recordMiss(
   return recheckAt;
 }
 
-async function collectTotals(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
+async function collectTotals(
+  deps: CoreDeps,
+  provider: Provider,
+  platform: PlatformDoc,
+  report: CollectReport,
+): Promise<void> {
   const state = await deps.db.insightCollectors.findOne({ _id: platform._id });
   const now = deps.now();
   if (state?.totalsAt && now.getTime() - state.totalsAt.getTime() < TOTALS_EVERY_MS) return;
-  const stats = await askTikTok(deps, platform, report, 'user.info.stats', (token) => getUserStats(deps.tiktok, token));
-  await recordAccountSnapshot(
-    deps,
-    platform._id,
-    {
-      followers: stats.followerCount,
-      following: stats.followingCount,
-      likes: stats.likesCount,
-      videos: stats.videoCount,
-    },
-    deps.now(),
+  const counts = await timed(report, () =>
+    provider.insights.readAccountCounts(deps, platform, () => (report.calls += 1)),
   );
+  await recordAccountSnapshot(deps, platform._id, counts, deps.now());
   await deps.db.insightCollectors.updateOne(
     { _id: platform._id },
     { $set: { totalsAt: now }, $setOnInsert: { queuedAt: null, backoffUntil: null, failures: 0 } },
@@ -208,30 +196,11 @@ async function collectTotals(deps: CoreDeps, platform: PlatformDoc, report: Coll
   report.totals = true;
 }
 
-/** TikTok refused a call for want of `scope`. */
-class ScopeRefused extends Error {
-  constructor(readonly scope: string) {
-    super(`TikTok refused the ${scope} scope`);
-  }
-}
-
-/** One TikTok call needing `scope`, with the account's token, counted and timed. */
-async function askTikTok<T>(
-  deps: CoreDeps,
-  platform: PlatformDoc,
-  report: CollectReport,
-  scope: string,
-  call: (accessToken: string) => Promise<T>,
-): Promise<T> {
+/** One read from the network, its time counted in the report. */
+async function timed<T>(report: CollectReport, read: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
-    return await withTikTokToken(deps, platform, (token) => {
-      report.calls += 1;
-      return call(token);
-    });
-  } catch (error) {
-    if (error instanceof TikTokApiError && error.tiktokCode === 'scope_not_authorized') throw new ScopeRefused(scope);
-    throw error;
+    return await read();
   } finally {
     report.tiktokMs += performance.now() - started;
   }
@@ -239,7 +208,7 @@ async function askTikTok<T>(
 
 /** What ended a run early. A scope TikTok refused is taken off the account, so the planner stops asking. */
 async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown): Promise<CollectReport['stopped']> {
-  if (error instanceof ScopeRefused) {
+  if (error instanceof ScopeNotGranted) {
     await markScopeNotGranted(deps, platform, error.scope);
     return 'not_granted';
   }
@@ -257,7 +226,7 @@ async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown):
  * `metadata.scopes`, as the platform list shows them) until a reconnect stores the scopes TikTok grants then.
  */
 async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope: string): Promise<void> {
-  await underTokenLease(
+  await deps.providers.of(platform).accounts.underLease(
     deps,
     platform._id,
     async () => {
@@ -271,7 +240,10 @@ async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope:
     },
     60_000,
   );
-  deps.logger.warn({ platformId: platform._id, scope }, 'tiktok refused an analytics scope; reconnecting grants it');
+  deps.logger.warn(
+    { platformId: platform._id, scope },
+    'the network refused an analytics scope; reconnecting grants it',
+  );
 }
 
 /**

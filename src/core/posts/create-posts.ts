@@ -8,12 +8,8 @@ import { AppError, isDuplicateKeyError, notFound, toAppError, type ErrorCode, ty
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
-import {
-  checkTikTokPost,
-  issuesMessage,
-  loadPostMedia,
-  type LoadedMedia,
-} from '../providers/tiktok/rules/check-post.js';
+import type { LoadedMedia } from '../providers/port.js';
+import { issuesMessage, loadPostMedia } from './post-media.js';
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
 
@@ -134,7 +130,8 @@ async function prepare(
 ): Promise<{ platform: PlatformDoc; settings: Record<string, unknown> }> {
   const platform = await deps.db.platforms.findOne({ _id: platformId });
   if (!platform || platform.workspaceId !== scope.workspaceId) throw notFound('Platform');
-  const { issues, settings } = await checkTikTokPost(
+  const provider = deps.providers.of(platform);
+  const { issues, settings } = await provider.rules.checkPost(
     deps,
     platform,
     { content: input.content, settings: input.settings, threadReplies: input.threadReplies },
@@ -146,7 +143,11 @@ async function prepare(
       ...issue,
       path: issue.path[0] === 'platformId' ? ['platformIds', index, ...issue.path.slice(1)] : issue.path,
     }));
-    throw new AppError('invalid_request', issuesMessage(`The post for ${label(platform)}`, issues), details);
+    throw new AppError(
+      'invalid_request',
+      issuesMessage(`The post for ${label(platform)}`, provider.name, issues),
+      details,
+    );
   }
   return { platform, settings };
 }

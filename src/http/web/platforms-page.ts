@@ -5,6 +5,7 @@ import { notFound } from '../../core/errors.js';
 import { authenticateSession } from '../../core/identity/sessions.js';
 import { disconnectPlatform } from '../../core/platforms/disconnect-platform.js';
 import { listAllPlatforms } from '../../core/platforms/list-platforms.js';
+import { tiktokHttpOf } from '../../core/providers/tiktok/http-of.js';
 import {
   completeTikTokConnection,
   startTikTokConnection,
@@ -57,7 +58,10 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
     // The Connect form's answer redirects to TikTok's consent page, which `form-action` must allow.
     ctx.set(
       'Content-Security-Policy',
-      PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(deps.tiktok.config.authBaseUrl).origin}`),
+      PAGE_CSP.replace(
+        "form-action 'self'",
+        `form-action 'self' ${new URL(tiktokHttpOf(deps).config.authBaseUrl).origin}`,
+      ),
     );
     sendPage(ctx, {
       title: 'TikTok accounts',
@@ -67,8 +71,8 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
         workspaceId: page.workspace.workspaceId,
         workspaceName: page.workspace.name,
         accounts,
-        emulator: deps.tiktok.config.emulator === true,
-        analyticsEnabled: deps.tiktok.config.analytics !== false,
+        emulator: tiktokHttpOf(deps).config.emulator === true,
+        analyticsEnabled: tiktokHttpOf(deps).config.analytics !== false,
         done: NOTICES[key],
         problem: PROBLEMS[key],
       }),

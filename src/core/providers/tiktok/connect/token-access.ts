@@ -5,8 +5,9 @@ import { claimLease, releaseLease, type Lease } from '../../../db/leases.js';
 import { AppError } from '../../../errors.js';
 import { TikTokApiError } from '../errors.js';
 import { refreshTokens } from '../oauth.js';
-import { platformDisconnected, reconnectNeeded } from '../../../platforms/platform-errors.js';
+import { platformDisconnected, reconnectNeeded } from './platform-errors.js';
 import { expiresSoon, readTokens, storeTokens, type OpenTokens } from './tokens.js';
+import { tiktokHttpOf } from '../http-of.js';
 
 /** How long one holder may keep a platform's token lease: a refresh is one call with a 30 s timeout. */
 export const TOKEN_LEASE_TTL_MS = 60_000;
@@ -89,7 +90,7 @@ async function reread(deps: CoreDeps, platform: PlatformDoc): Promise<{ current:
 export async function refreshHeld(deps: CoreDeps, platform: PlatformDoc, current: OpenTokens): Promise<OpenTokens> {
   let fresh;
   try {
-    fresh = await refreshTokens(deps.tiktok, current.refreshToken);
+    fresh = await refreshTokens(tiktokHttpOf(deps), current.refreshToken);
   } catch (error) {
     if (error instanceof TikTokApiError && error.needsReconnect) {
       await deps.db.platforms.updateOne(
