@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     const runs = collectionRuns(cluster);
     const snapshots = runs.reduce((sum, r) => sum + r.snapshots, 0);
     const dbMs = runs.reduce((sum, r) => sum + r.dbMs, 0);
-    const tiktokMs = runs.reduce((sum, r) => sum + r.tiktokMs, 0);
+    const tiktokMs = runs.reduce((sum, r) => sum + r.providerMs, 0);
     line('TikTok video-query calls per hour', `${calls.toFixed(1)} (ideal ${ideal}): ${ratio.toFixed(2)}x the ideal`);
     line('collection runs / snapshots', `${runs.length} / ${snapshots}`);
     line(
@@ -270,14 +270,14 @@ function summary(latencies: number[]): string {
 }
 
 /** The collection runs the worker logged ('insights collected'). */
-function collectionRuns(cluster: Cluster): { snapshots: number; dbMs: number; tiktokMs: number }[] {
+function collectionRuns(cluster: Cluster): { snapshots: number; dbMs: number; providerMs: number }[] {
   const text = readFileSync(path.join(cluster.logDir, 'worker-1.log'), 'utf8');
   const runs = [];
   for (const raw of text.split('\n')) {
     if (!raw.includes('insights collected')) continue;
     try {
-      const entry = JSON.parse(raw) as { snapshots: number; dbMs: number; tiktokMs: number };
-      runs.push({ snapshots: entry.snapshots, dbMs: entry.dbMs, tiktokMs: entry.tiktokMs });
+      const entry = JSON.parse(raw) as { snapshots: number; dbMs: number; providerMs: number };
+      runs.push({ snapshots: entry.snapshots, dbMs: entry.dbMs, providerMs: entry.providerMs });
     } catch {
       // a line cut by the log's end
     }

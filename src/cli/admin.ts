@@ -8,7 +8,7 @@ import { MAX_PROBE_HOLD_MS, readWorkerProbe, sendWorkerProbe } from '../core/ops
 import { randomUUID } from 'node:crypto';
 import { toPlatform } from '../core/platforms/list-platforms.js';
 import { systemScopeFor } from '../core/platforms/system-scope.js';
-import { completeTikTokConnection, startTikTokConnection } from '../core/providers/tiktok/connect/connect.js';
+import { completeTikTokConnection, startTikTokConnection } from '../core/providers/tiktok/index.js';
 import { openCore } from '../app/main.js';
 import { findRunningTikTokEmulator } from '../app/tiktok-emulator.js';
 import { externalTikTokEmulator, tiktokClientConfig, usesTikTokEmulator } from '../app/tiktok-setup.js';

@@ -31,7 +31,7 @@ export interface CollectReport {
   /** Why the run stopped early: TikTok rate-limited or failed it (a backoff follows), or it cannot collect. */
   stopped: 'rate_limited' | 'failed' | 'not_granted' | 'disconnected' | null;
   /** Time spent waiting for TikTok. */
-  tiktokMs: number;
+  providerMs: number;
   /** Time spent in the database collecting posts (not counting waits for publishing). */
   dbMs: number;
   /** The whole run. */
@@ -61,7 +61,7 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
     unavailable: 0,
     totals: false,
     stopped: null,
-    tiktokMs: 0,
+    providerMs: 0,
     dbMs: 0,
     ms: 0,
   };
@@ -202,7 +202,7 @@ async function timed<T>(report: CollectReport, read: () => Promise<T>): Promise<
   try {
     return await read();
   } finally {
-    report.tiktokMs += performance.now() - started;
+    report.providerMs += performance.now() - started;
   }
 }
 

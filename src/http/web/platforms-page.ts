@@ -5,12 +5,12 @@ import { notFound } from '../../core/errors.js';
 import { authenticateSession } from '../../core/identity/sessions.js';
 import { disconnectPlatform } from '../../core/platforms/disconnect-platform.js';
 import { listAllPlatforms } from '../../core/platforms/list-platforms.js';
-import { tiktokHttpOf } from '../../core/providers/tiktok/http-of.js';
 import {
   completeTikTokConnection,
   startTikTokConnection,
+  tiktokHttpOf,
   type ConnectionOutcome,
-} from '../../core/providers/tiktok/connect/connect.js';
+} from '../../core/providers/tiktok/index.js';
 import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { SESSION_COOKIE, readCookie } from './cookies.js';

@@ -6,7 +6,7 @@ import { requireMedia } from '../../core/media/manage-media.js';
 import type { MediaDoc } from '../../core/media/documents.js';
 import { publicUrlOf } from '../../core/media/view.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
-import { tiktokHttpOf } from '../../core/providers/tiktok/http-of.js';
+import { tiktokHttpOf } from '../../core/providers/tiktok/index.js';
 import {
   deletePostOperation,
   listPostsOperation,
