@@ -32,7 +32,7 @@ export const collectInsightsHandle = defineJobHandle({
 
 export const collectInsightsJob = defineJob({
   ...collectInsightsHandle,
-  // TikTok's refusals end the run with a backoff of its own (collect.ts); this retries database failures.
+  // The network's refusals end the run with a backoff of its own (collect.ts); this retries database failures.
   retry: { maxRetries: 2, delayMs: 30_000, maxDelayMs: 120_000 },
   perform: async ({ platformId }, { deps }) => {
     const report = await collectAccount(deps, platformId);

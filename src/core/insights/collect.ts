@@ -15,9 +15,9 @@ const HOUR_MS = 60 * MINUTE_MS;
 export const TOTALS_EVERY_MS = HOUR_MS;
 /** …and at least this often when none is (so followers are followed between posts). */
 export const TOTALS_AT_LEAST_EVERY_MS = 6 * HOUR_MS;
-/** A post TikTok left out is asked again this much later; left out again, it is `unavailable`. */
+/** A post the network left out is asked again this much later; left out again, it is `unavailable`. */
 export const MISS_RECHECK_MS = 15 * MINUTE_MS;
-/** TikTok's rate window is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
+/** TikTok's rate window, the strictest, is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
 export const BACKOFF_FIRST_MS = MINUTE_MS;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
 
@@ -28,9 +28,9 @@ export interface CollectReport {
   missed: number;
   unavailable: number;
   totals: boolean;
-  /** Why the run stopped early: TikTok rate-limited or failed it (a backoff follows), or it cannot collect. */
+  /** Why the run stopped early: the network rate-limited or failed it (a backoff follows), or it cannot collect. */
   stopped: 'rate_limited' | 'failed' | 'not_granted' | 'disconnected' | null;
-  /** Time spent waiting for TikTok. */
+  /** Time spent waiting for the network. */
   providerMs: number;
   /** Time spent in the database collecting posts (not counting waits for publishing). */
   dbMs: number;
@@ -48,8 +48,8 @@ interface Run {
  * One collection run of a connected account: every post due now (found by a walk of the account's members,
  * `_id` lookups only: walkAccount), 20 ids a `queryVideoStats` call, each answer
  * recorded in the slot then current (recordPostSnapshot, idempotent by slot, so a run repeated after a crash
- * stores nothing twice); posts TikTok leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
- * account's totals when they are due. A 429 or a TikTok failure ends the run with the posts still due (no
+ * stores nothing twice); posts the network leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
+ * account's totals when they are due. A 429 or a failure of the network ends the run with the posts still due (no
  * slot is lost: the next run fills the slot current then) and the account backs off; a scope error marks the
  * scope as not granted, which stops that part until the account is reconnected.
  */
@@ -206,7 +206,7 @@ async function timed<T>(report: CollectReport, read: () => Promise<T>): Promise<
   }
 }
 
-/** What ended a run early. A scope TikTok refused is taken off the account, so the planner stops asking. */
+/** What ended a run early. A scope the network refused is taken off the account, so the planner stops asking. */
 async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown): Promise<CollectReport['stopped']> {
   if (error instanceof ScopeNotGranted) {
     await markScopeNotGranted(deps, platform, error.scope);
@@ -222,8 +222,8 @@ async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown):
 }
 
 /**
- * Records that TikTok refused `scope` to this connection: the account's analytics read as not granted (from
- * `metadata.scopes`, as the platform list shows them) until a reconnect stores the scopes TikTok grants then.
+ * Records that the network refused `scope` to this connection: the account's analytics read as not granted (from
+ * `metadata.scopes`, as the platform list shows them) until a reconnect stores the scopes granted then.
  */
 async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope: string): Promise<void> {
   await deps.providers.of(platform).accounts.underLease(
@@ -247,7 +247,7 @@ async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope:
 }
 
 /**
- * Ends the run in the account's state: no run queued any more, a backoff when TikTok refused or failed it, and
+ * Ends the run in the account's state: no run queued any more, a backoff when the network refused or failed it, and
  * where its walk stands with when the account's next post falls due (posts it did not reach are still due).
  */
 async function settleRun(deps: CoreDeps, platformId: string, { report, walk }: Run): Promise<void> {

@@ -30,7 +30,7 @@ export type PlatformCheck = { ok: true; platform: PlatformDoc; settings: Record<
 
 /**
  * Create posts: one post group per platform, each platform on its own. A platform whose account is
- * not usable or whose post breaks TikTok's rules fails alone; the others are created. Now and
+ * not usable or whose post breaks its network's rules fails alone; the others are created. Now and
  * schedule spend one unit of the monthly post cap per root (refunded if storing fails). When every
  * platform failed, the failure itself is thrown (several: one code if they share it, else
  * invalid_request, each detail with its `platformId`).

@@ -9,7 +9,7 @@ import { failPost, requeuePost } from './post-outcome.js';
 import { enqueuePostPublish } from './schedule.js';
 import { publishingSettings, retryDelayMs } from './settings.js';
 
-/** A reason the engine will not send a post, found before anything left for TikTok (final, refunded). */
+/** A reason the engine will not send a post, found before anything left for the network (final, refunded). */
 export class PublishRefusal extends Error {
   constructor(readonly errorText: string) {
     super(errorText);
@@ -18,11 +18,11 @@ export class PublishRefusal extends Error {
 
 /** What a failed attempt means for the post. */
 export type AttemptVerdict =
-  /** TikTok certainly created nothing and trying later may work: a new attempt after `delayMs`. */
+  /** The network certainly created nothing and trying later may work: a new attempt after `delayMs`. */
   | { kind: 'retry'; delayMs: number; rateLimited: boolean; reason: string }
-  /** TikTok certainly created nothing and trying again would fail the same way: ERROR, cap refunded. */
+  /** The network certainly created nothing and trying again would fail the same way: ERROR, cap refunded. */
   | { kind: 'refused'; errorText: string; reason: string }
-  /** The init may have reached TikTok: ERROR "outcome unknown", never sent again, not refunded. */
+  /** The init may have reached the network: ERROR "outcome unknown", never sent again, not refunded. */
   | { kind: 'unknown'; reason: string };
 
 // Postdeck errors that will not go away by waiting: the account, the media or the request itself.
@@ -30,7 +30,7 @@ const FINAL_APP_CODES = new Set(['conflict', 'invalid_media_file', 'invalid_requ
 
 /**
  * Classifies a failure of the steps up to and including the init (contract 4.2/4.4; errors.ts tells
- * whether TikTok created nothing). Anything that is not an init's own failure happened before an init
+ * whether the network created nothing). Anything that is not an init's own failure happened before an init
  * could create something (a 401 creates nothing, so a failed refresh after it counts too).
  */
 export function judgeFailure(error: unknown, nextN: number): AttemptVerdict {

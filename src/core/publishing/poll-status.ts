@@ -14,9 +14,9 @@ import { publishingSettings, retryDelayMs } from './settings.js';
 
 /**
  * One status poll of a sent post (contract 4.6). PUBLISH_COMPLETE with an id → PUBLISHED with the id exactly as
- * TikTok sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED
- * because TikTok could not download the media → a new attempt (retryPull); any other FAILED → ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
- * task's claim; a step run again (a retry after an error, or after its worker died) asks TikTok again, and every
+ * the network sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED
+ * because the network could not download the media → a new attempt (retryPull); any other FAILED → ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
+ * task's claim; a step run again (a retry after an error, or after its worker died) asks the network again, and every
  * write is conditional on the state it moves from, so nothing changes twice.
  */
 export async function performPollStatus(data: PollStatusData, context: JobContext): Promise<void> {
@@ -36,7 +36,7 @@ export async function performPollStatus(data: PollStatusData, context: JobContex
   } catch (error) {
     await recordAttempt(deps, attempt, { event: { what: 'status_failed', detail: describeError(error) } });
     if (error instanceof AppError && error.code === 'conflict' && !searching) {
-      // The account must be reconnected: no status can be read, and TikTok may have published the post.
+      // The account must be reconnected: no status can be read, and the network may have published the post.
       await failPost(deps, post, `${OUTCOME_UNCONFIRMED_TEXT} (${error.message})`, { refund: false });
       return;
     }
@@ -105,7 +105,7 @@ async function settle(
 }
 
 /**
- * TikTok could not download the media (a connection error on our side of the pull): it created nothing and its
+ * The network could not download the media (a connection error on our side of the pull): it created nothing and its
  * docs say to retry while the URL is valid, so the post gets a new attempt, as an init that created nothing does,
  * until the attempts are used up. A proxy dropping one request during a restart no longer ends a post.
  */
