@@ -72,6 +72,17 @@ export default {
       to: { path: '^src/emulators/' },
     },
     {
+      name: 'core-shared-not-to-provider-folders',
+      severity: 'error',
+      comment:
+        "src/core's shared modules (posts, publishing, insights, platforms, slides, media, chat, ...) reach a network only " +
+        'through the provider port (src/core/providers/port.ts) and the registry on CoreDeps (deps.providers.of(platform)); ' +
+        "a provider's folder (src/core/providers/<network>/) is imported by itself, the port's own modules and the " +
+        'composition root. Add what you need to the Provider interface and implement it in the provider folder.',
+      from: { path: '^src/core/', pathNot: '^src/core/providers/' },
+      to: { path: '^src/core/providers/(?!openai/)[^/]+/' },
+    },
+    {
       name: 'adapters-not-to-each-other',
       severity: 'error',
       comment:

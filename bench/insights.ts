@@ -18,7 +18,7 @@ import { planCollection } from '../src/core/insights/collect-job.js';
 import { openPostInsight } from '../src/core/insights/open-insight.js';
 import { publicUrlOf } from '../src/core/media/view.js';
 import type { PlatformDoc } from '../src/core/platforms/documents.js';
-import { withTikTokToken } from '../src/core/platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../src/core/providers/tiktok/connect/token-access.js';
 import type { PostDoc } from '../src/core/posts/documents.js';
 import { initPhotoPost } from '../src/core/providers/tiktok/publish.js';
 import { benchWorkDir, openBenchDatabase, startCluster, type Cluster } from './support/cluster.js';
@@ -27,6 +27,7 @@ import { workerRunning } from './support/posts-phase.js';
 import { BENCH_SETTINGS, insertPostsDirectly, planPosts, seedTenant, type Tenant } from './support/seed.js';
 import { printSummary } from './support/summary.js';
 import { line, mapLimit, ms, percentile } from './support/util.js';
+import { tiktokHttpOf } from '../src/core/providers/tiktok/http-of.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100);
 const PER_ACCOUNT = Number(process.env.BENCH_POSTS_PER_ACCOUNT ?? 10);
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
     const runs = collectionRuns(cluster);
     const snapshots = runs.reduce((sum, r) => sum + r.snapshots, 0);
     const dbMs = runs.reduce((sum, r) => sum + r.dbMs, 0);
-    const tiktokMs = runs.reduce((sum, r) => sum + r.tiktokMs, 0);
+    const tiktokMs = runs.reduce((sum, r) => sum + r.providerMs, 0);
     line('TikTok video-query calls per hour', `${calls.toFixed(1)} (ideal ${ideal}): ${ratio.toFixed(2)}x the ideal`);
     line('collection runs / snapshots', `${runs.length} / ${snapshots}`);
     line(
@@ -151,7 +152,7 @@ async function publishedPosts(cluster: Cluster, tenant: Tenant, accounts: Tenant
   const lists = await mapLimit(accounts, 8, async ({ platformId }) => {
     const platform = (await cluster.db.platforms.findOne({ _id: platformId })) as PlatformDoc;
     const { publishId } = await withTikTokToken(deps, platform, (token) =>
-      initPhotoPost(deps.tiktok, token, {
+      initPhotoPost(tiktokHttpOf(deps), token, {
         postMode: 'MEDIA_UPLOAD',
         postInfo: { title: 'bench' },
         photoImages: [url],
@@ -269,14 +270,14 @@ function summary(latencies: number[]): string {
 }
 
 /** The collection runs the worker logged ('insights collected'). */
-function collectionRuns(cluster: Cluster): { snapshots: number; dbMs: number; tiktokMs: number }[] {
+function collectionRuns(cluster: Cluster): { snapshots: number; dbMs: number; providerMs: number }[] {
   const text = readFileSync(path.join(cluster.logDir, 'worker-1.log'), 'utf8');
   const runs = [];
   for (const raw of text.split('\n')) {
     if (!raw.includes('insights collected')) continue;
     try {
-      const entry = JSON.parse(raw) as { snapshots: number; dbMs: number; tiktokMs: number };
-      runs.push({ snapshots: entry.snapshots, dbMs: entry.dbMs, tiktokMs: entry.tiktokMs });
+      const entry = JSON.parse(raw) as { snapshots: number; dbMs: number; providerMs: number };
+      runs.push({ snapshots: entry.snapshots, dbMs: entry.dbMs, providerMs: entry.providerMs });
     } catch {
       // a line cut by the log's end
     }

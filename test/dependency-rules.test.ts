@@ -140,6 +140,29 @@ describe('the dependency rules', () => {
     ]);
   });
 
+  it('fail when a shared core module imports a provider folder, and allow the port', async () => {
+    const { probe, violations } = await cruiseProbe({
+      'src/core/<probe>/probe.ts':
+        "export { checkTikTokPost } from '../providers/tiktok/rules/check-post.js';\n" +
+        "export type { Provider } from '../providers/port.js';\n",
+    });
+    expect(violations).toEqual([
+      {
+        rule: 'core-shared-not-to-provider-folders',
+        from: `src/core/${probe}/probe.ts`,
+        to: 'src/core/providers/tiktok/rules/check-post.ts',
+        comment: expect.stringMatching(/^src\/core's shared modules .* reach a network only through the provider port/),
+      },
+    ]);
+  });
+
+  it('allow a provider folder its own modules', async () => {
+    const { violations } = await cruiseProbe({
+      'src/core/providers/tiktok/<probe>/probe.ts': "export { checkTikTokPost } from '../rules/check-post.js';\n",
+    });
+    expect(violations).toEqual([]);
+  });
+
   it('fail when src/http imports a file of src/mcp or src/bots', async () => {
     const { probe, violations } = await cruiseProbe({
       'src/mcp/<probe>/tool.ts': 'export const tool = 1;\n',

@@ -9,7 +9,7 @@ import { authorizeOnEmulator, createEmulatedAccount } from '../../src/cli/emulat
 import { loadConfig } from '../../src/config.js';
 import type { Scope } from '../../src/core/context.js';
 import { systemScopeFor } from '../../src/core/platforms/system-scope.js';
-import { completeTikTokConnection, startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
+import { completeTikTokConnection, startTikTokConnection } from '../../src/core/providers/tiktok/connect/connect.js';
 import { bootstrapTenant } from '../../src/core/tenancy/bootstrap.js';
 import type { EmulatorSettings } from '../../src/emulators/tiktok/options.js';
 import { startTikTokEmulator } from '../../src/emulators/tiktok/server.js';

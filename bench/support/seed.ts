@@ -4,7 +4,7 @@ import { authorizeOnEmulator, createEmulatedAccount } from '../../src/cli/emulat
 import type { Scope } from '../../src/core/context.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
 import { systemScopeFor } from '../../src/core/platforms/system-scope.js';
-import { completeTikTokConnection, startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
+import { completeTikTokConnection, startTikTokConnection } from '../../src/core/providers/tiktok/connect/connect.js';
 import { enqueuePostPublish } from '../../src/core/publishing/schedule.js';
 import { bootstrapTenant } from '../../src/core/tenancy/bootstrap.js';
 import type { Cluster } from './cluster.js';

@@ -13,7 +13,7 @@ import { purgeUploadLinksJob } from '../core/media/upload-links-purge-job.js';
 import { purgeOAuthCodesJob } from '../core/oauth/purge-job.js';
 import { workerProbeJob } from '../core/ops/worker-probe.js';
 import { purgeOAuthStatesJob } from '../core/platforms/oauth-states-purge-job.js';
-import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/platforms/tiktok-upkeep-job.js';
+import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/providers/tiktok/index.js';
 import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing/jobs.js';
 import { purgeExpiredRecordsJob } from '../core/retention/purge.js';
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';

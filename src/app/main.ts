@@ -11,8 +11,8 @@ import { postsUsingMedia } from '../core/media/in-use.js';
 import { openMediaStore } from '../core/media/open-store.js';
 import type { AiProviderConfig } from '../core/providers/openai/config.js';
 import { createAiProvider } from '../core/providers/openai/provider.js';
-import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
-import { TikTokHttp } from '../core/providers/tiktok/http.js';
+import { createTikTokProvider, TikTokHttp, type TikTokClientConfig } from '../core/providers/tiktok/index.js';
+import { createProviderRegistry } from '../core/providers/registry.js';
 import { DEFAULT_RETRY_BASE_MS } from '../core/webhooks/settings.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import {
@@ -86,7 +86,9 @@ export async function openCore(
     now: () => new Date(),
     secrets: createSecretBox(resolveSecretKey(config.tokenEncryptionKey, config.dataDir)),
     keyCache: new ApiKeyCache(db, logger),
-    tiktok: new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger, { metrics }),
+    providers: createProviderRegistry([
+      createTikTokProvider(new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger, { metrics })),
+    ]),
     ai: {
       provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger, metrics),
       imageConcurrency: config.ai.imageConcurrency,

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { whyFetchFailed } from './fetch-failure.js';
-import type { TikTokClientConfig } from '../core/providers/tiktok/config.js';
+import type { TikTokClientConfig } from '../core/providers/tiktok/index.js';
 import { DEFAULT_EMULATOR_OPTIONS } from '../emulators/tiktok/options.js';
 
 /** The path of the OAuth callback in the web app; the redirect URI registered with TikTok is PUBLIC_URL plus this. */

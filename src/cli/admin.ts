@@ -8,7 +8,7 @@ import { MAX_PROBE_HOLD_MS, readWorkerProbe, sendWorkerProbe } from '../core/ops
 import { randomUUID } from 'node:crypto';
 import { toPlatform } from '../core/platforms/list-platforms.js';
 import { systemScopeFor } from '../core/platforms/system-scope.js';
-import { completeTikTokConnection, startTikTokConnection } from '../core/platforms/tiktok-connect.js';
+import { completeTikTokConnection, startTikTokConnection } from '../core/providers/tiktok/index.js';
 import { openCore } from '../app/main.js';
 import { findRunningTikTokEmulator } from '../app/tiktok-emulator.js';
 import { externalTikTokEmulator, tiktokClientConfig, usesTikTokEmulator } from '../app/tiktok-setup.js';
@@ -111,7 +111,7 @@ export async function connectEmulatedTikTokCommand(options: {
       binding,
     );
     if (result.outcome === 'cancelled') throw new Error(`the emulator refused the connection: ${result.description}`);
-    const platform = toPlatform(result.platform);
+    const platform = toPlatform(result.platform, core.deps.providers);
     process.stdout.write(
       options.json
         ? `${JSON.stringify(platform)}\n`

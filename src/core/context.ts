@@ -9,8 +9,8 @@ import type { MediaDeps } from './media/deps.js';
 import type { Metrics } from './ops/metrics.js';
 import type { PlanTable } from './plans.js';
 import type { AiProvider } from './providers/openai/provider.js';
+import type { ProviderRegistry } from './providers/registry.js';
 import type { RetentionSettings } from './retention/settings.js';
-import type { TikTokHttp } from './providers/tiktok/http.js';
 import type { WebhookSettings } from './webhooks/settings.js';
 
 /** What every use case may use: the collections, the plan table, a logger, the clock and the providers. */
@@ -25,8 +25,8 @@ export interface CoreDeps {
   readonly secrets: SecretBox;
   /** Verified API keys and their last-used times, kept by this process (see key-cache.ts). */
   readonly keyCache: ApiKeyCache;
-  /** The TikTok client (real TikTok or the emulator, by its base URLs). */
-  readonly tiktok: TikTokHttp;
+  /** The networks posts go to, by the `provider` of their platforms (src/core/providers/port.ts). */
+  readonly providers: ProviderRegistry<CoreDeps>;
   /** The media store, limits and public base URL (the publishing engine streams and links media). */
   readonly media: MediaDeps;
   /** The AI provider (OpenAI, a compatible server, or the emulator, by its base URL) and how hard to drive it. */

@@ -1,7 +1,7 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
-import { tiktokSettingsJsonSchema } from '../../src/core/platforms/tiktok-settings-schema.js';
-import type { TikTokPostingRules } from '../../src/core/platforms/tiktok-post-limits.js';
+import { tiktokSettingsJsonSchema } from '../../src/core/providers/tiktok/rules/settings-schema.js';
+import type { TikTokPostingRules } from '../../src/core/providers/tiktok/rules/post-limits.js';
 import { buildOpenApiDocument } from '../../src/http/api/openapi.js';
 import { REST_ROUTES } from '../../src/http/api/routes.js';
 

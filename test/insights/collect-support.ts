@@ -1,11 +1,12 @@
 import type { CoreDeps } from '../../src/core/context.js';
 import { publicUrlOf } from '../../src/core/media/view.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
-import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../../src/core/providers/tiktok/connect/token-access.js';
 import { PLAN_COLLECTION_EVERY_MS, planCollectionJob } from '../../src/core/insights/collect-job.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
 import type { TikTokFixture } from '../support/tiktok.js';
 import { ageCollectors } from './support.js';
+import { tiktokHttpOf } from '../../src/core/providers/tiktok/http-of.js';
 
 /** GETs or sends JSON to the emulator's control API and answers the JSON. */
 export async function emulatorControl<T>(f: TikTokFixture, method: string, path: string, body?: unknown): Promise<T> {
@@ -37,7 +38,7 @@ export async function postsOnTikTok(
   count: number,
 ): Promise<string[]> {
   const { publishId } = await withTikTokToken(deps, platform, (token) =>
-    initPhotoPost(deps.tiktok, token, {
+    initPhotoPost(tiktokHttpOf(deps), token, {
       postMode: 'MEDIA_UPLOAD',
       postInfo: { title: 'From the inbox' },
       photoImages: [publicUrlOf(image, deps.media.publicBaseUrl)],

@@ -5,7 +5,7 @@ import { FIRST_SNAPSHOT_AFTER_MS, FIRST_SNAPSHOT_WITHIN_MS } from '../../src/cor
 import { unavailableReason } from '../../src/core/insights/unavailable-reasons.js';
 import type { MediaDoc } from '../../src/core/media/documents.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
-import { platformAnalyticsAccess } from '../../src/core/platforms/analytics-access.js';
+import { platformAnalyticsAccess } from '../../src/core/providers/tiktok/connect/analytics-access.js';
 import { makeJpeg } from '../support/media.js';
 import {
   connectCreator,

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { renderFittingJpeg, type JpegFit } from '../../src/core/media/renditions.js';
-import { TIKTOK_PHOTO_FIT } from '../../src/core/publishing/media-sources.js';
+import { TIKTOK_PHOTO_FIT } from '../../src/core/providers/tiktok/publish/media-sources.js';
 import { makeJpeg, makeWebp } from '../support/media.js';
 
 const streamOf = (bytes: Buffer) => Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]);

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintApiKey } from '../../src/core/auth/api-keys.js';
-import { startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
+import { startTikTokConnection } from '../../src/core/providers/tiktok/connect/connect.js';
 import { ANALYTICS_SCOPES, POSTING_SCOPES } from '../../src/core/providers/tiktok/config.js';
 import { launchChromium } from '../support/chromium.js';
 import type { TestDatabase } from '../support/db.js';

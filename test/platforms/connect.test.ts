@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/core/errors.js';
 import { listPlatforms } from '../../src/core/platforms/list-platforms.js';
-import { completeTikTokConnection, startTikTokConnection } from '../../src/core/platforms/tiktok-connect.js';
-import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
-import { readTokens } from '../../src/core/platforms/tiktok-tokens.js';
+import { completeTikTokConnection, startTikTokConnection } from '../../src/core/providers/tiktok/connect/connect.js';
+import { withTikTokToken } from '../../src/core/providers/tiktok/connect/token-access.js';
+import { readTokens } from '../../src/core/providers/tiktok/connect/tokens.js';
 import { refreshTokens } from '../../src/core/providers/tiktok/oauth.js';
 import { getUserInfo } from '../../src/core/providers/tiktok/user-info.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';

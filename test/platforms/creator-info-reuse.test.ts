@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCreatorInfo } from '../../src/core/platforms/creator-info-cache.js';
+import { readCreatorInfo } from '../../src/core/providers/tiktok/rules/creator-info-cache.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { makeJpeg } from '../support/media.js';
@@ -16,6 +16,7 @@ import {
   waitFor,
   type PublishingWorld,
 } from '../publishing/support.js';
+import { withTikTokHttp } from '../support/tiktok.js';
 
 let w: PublishingWorld;
 const replicas: Array<{ server: TestServer; calls: number }> = [];
@@ -30,7 +31,7 @@ beforeAll(async () => {
       return fetch(input, init);
     };
     const tiktok = new TikTokHttp(w.f.config, w.t.deps.logger, { fetch: counted });
-    replica.server = await startTestServer({ ...w.t, deps: { ...w.t.deps, tiktok } });
+    replica.server = await startTestServer({ ...w.t, deps: withTikTokHttp(w.t.deps, tiktok) });
     replicas.push(replica);
   }
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformSchema } from '../../src/core/platforms/schema.js';
-import { readTokens } from '../../src/core/platforms/tiktok-tokens.js';
+import { readTokens } from '../../src/core/providers/tiktok/connect/tokens.js';
 import type { TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import type { TestServer } from '../support/http.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { TikTokCreatorInfo, TikTokCreatorInfoResult } from '../../src/core/providers/tiktok/creator-info.js';
-import { toTikTokPostFields } from '../../src/core/platforms/tiktok-post-fields.js';
-import { tiktokPostingRules } from '../../src/core/platforms/tiktok-post-limits.js';
-import type { TikTokPostMedia } from '../../src/core/platforms/tiktok-media-rules.js';
+import { toTikTokPostFields } from '../../src/core/providers/tiktok/rules/post-fields.js';
+import { tiktokPostingRules } from '../../src/core/providers/tiktok/rules/post-limits.js';
+import type { TikTokPostMedia } from '../../src/core/providers/tiktok/rules/media-rules.js';
 import {
   tiktokPostKind,
   validateTikTokPost,
   type TikTokPostInput,
-} from '../../src/core/platforms/tiktok-post-rules.js';
+} from '../../src/core/providers/tiktok/rules/post-rules.js';
 
 function creator(overrides: Partial<TikTokCreatorInfo> = {}, cannotPost: TikTokCreatorInfoResult['cannotPost'] = null) {
   const info: TikTokCreatorInfo = {

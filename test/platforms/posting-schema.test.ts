@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { TikTokCreatorInfo, TikTokCreatorInfoResult } from '../../src/core/providers/tiktok/creator-info.js';
-import { buildTikTokPostingSchema, PostingSchemaBodySchema } from '../../src/core/platforms/tiktok-posting-schema.js';
-import { TIKTOK_SETTING_KEYS } from '../../src/core/platforms/tiktok-settings-schema.js';
+import {
+  buildTikTokPostingSchema,
+  PostingSchemaBodySchema,
+} from '../../src/core/providers/tiktok/rules/posting-schema.js';
+import { TIKTOK_SETTING_KEYS } from '../../src/core/providers/tiktok/rules/settings-schema.js';
 
 const PLATFORM = { id: '0f8fad5b-d9cb-469f-a165-70867728950e', displayName: 'Cat Studio', displayHandle: 'catstudio' };
 const CHECKED_AT = new Date('2026-05-09T10:00:00.000Z');

@@ -4,7 +4,7 @@ import {
   completeTikTokConnection,
   startTikTokConnection,
   type TikTokCallback,
-} from '../../src/core/platforms/tiktok-connect.js';
+} from '../../src/core/providers/tiktok/connect/connect.js';
 import { answerConsent, type TikTokFixture } from '../support/tiktok.js';
 
 /** The system scope of a tenant's workspace. */

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreDeps } from '../../src/core/context.js';
 import type { AppError } from '../../src/core/errors.js';
 import { disconnectPlatform } from '../../src/core/platforms/disconnect-platform.js';
-import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
-import { readTokens } from '../../src/core/platforms/tiktok-tokens.js';
-import { dueForUpkeep, tiktokTokenUpkeepJob } from '../../src/core/platforms/tiktok-upkeep-job.js';
+import { withTikTokToken } from '../../src/core/providers/tiktok/connect/token-access.js';
+import { readTokens } from '../../src/core/providers/tiktok/connect/tokens.js';
+import { dueForUpkeep, tiktokTokenUpkeepJob } from '../../src/core/providers/tiktok/connect/upkeep-job.js';
 import { TikTokApiError } from '../../src/core/providers/tiktok/errors.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { refreshTokens } from '../../src/core/providers/tiktok/oauth.js';
@@ -16,6 +16,8 @@ import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { startTikTokFixture, type TikTokFixture } from '../support/tiktok.js';
 import { connectAccount, control, countingFetch, liveGrant, systemScope } from './support.js';
+import { tiktokHttpOf } from '../../src/core/providers/tiktok/http-of.js';
+import { withTikTokHttp } from '../support/tiktok.js';
 
 // 20-minute access tokens: due for the upkeep (margin: a quarter of the lifetime, at least two
 // 10-minute runs), but not "about to expire" for an on-demand call (a tenth, at most 5 minutes).
@@ -62,7 +64,7 @@ async function connected(fields: Record<string, unknown> = {}) {
 function countingDeps(): { deps: CoreDeps; refreshes: () => number } {
   const counting = countingFetch();
   const tiktok = new TikTokHttp(f.config, t.deps.logger, { fetch: counting.fetch, baseDelayMs: 5 });
-  return { deps: { ...t.deps, tiktok }, refreshes: counting.refreshes };
+  return { deps: withTikTokHttp(t.deps, tiktok), refreshes: counting.refreshes };
 }
 
 const expireStoredAccess = (platformId: string) =>
@@ -99,7 +101,7 @@ describe('withTikTokToken', () => {
   it('uses the stored token without refreshing while it is fresh', async () => {
     const { account, platform } = await connected();
     const { deps, refreshes } = countingDeps();
-    const user = await withTikTokToken(deps, platform, (token) => getUserInfo(deps.tiktok, token));
+    const user = await withTikTokToken(deps, platform, (token) => getUserInfo(tiktokHttpOf(deps), token));
     expect(user.openId).toBe(account.openId);
     expect(refreshes()).toBe(0);
   });
@@ -110,7 +112,7 @@ describe('withTikTokToken', () => {
     await expireStoredAccess(platform._id);
     const { deps, refreshes } = countingDeps();
     const refreshing = Date.now();
-    const user = await withTikTokToken(deps, platform, (token) => getUserInfo(deps.tiktok, token));
+    const user = await withTikTokToken(deps, platform, (token) => getUserInfo(tiktokHttpOf(deps), token));
     const refreshed = Date.now();
     expect(user.openId).toBe(account.openId);
     expect(refreshes()).toBe(1);
@@ -131,7 +133,7 @@ describe('withTikTokToken', () => {
     let calls = 0;
     const user = await withTikTokToken(deps, platform, (token) => {
       calls += 1;
-      return getUserInfo(deps.tiktok, token);
+      return getUserInfo(tiktokHttpOf(deps), token);
     });
     expect(user.openId).toBe(account.openId);
     expect(calls).toBe(2);
@@ -152,7 +154,7 @@ describe('withTikTokToken', () => {
     const error = await rejection(
       withTikTokToken(deps, platform, (token) => {
         calls += 1;
-        return getUserInfo(deps.tiktok, token);
+        return getUserInfo(tiktokHttpOf(deps), token);
       }),
     );
     expect(error).toBeInstanceOf(TikTokApiError);
@@ -166,7 +168,9 @@ describe('withTikTokToken', () => {
     await expireStoredAccess(platform._id);
     const clients = Array.from({ length: 3 }, () => countingDeps());
     const calls = clients.flatMap(({ deps }) =>
-      Array.from({ length: 3 }, () => withTikTokToken(deps, platform, (token) => getUserInfo(deps.tiktok, token))),
+      Array.from({ length: 3 }, () =>
+        withTikTokToken(deps, platform, (token) => getUserInfo(tiktokHttpOf(deps), token)),
+      ),
     );
     const users = await Promise.all(calls);
     expect(users.every((u) => u.openId === account.openId)).toBe(true);

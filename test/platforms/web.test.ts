@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTokens } from '../../src/core/platforms/tiktok-tokens.js';
+import { readTokens } from '../../src/core/providers/tiktok/connect/tokens.js';
 import { getUserInfo } from '../../src/core/providers/tiktok/user-info.js';
 import type { TestDatabase } from '../support/db.js';
 import type { TestServer } from '../support/http.js';

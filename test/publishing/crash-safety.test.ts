@@ -4,13 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostDoc } from '../../src/core/posts/documents.js';
 import type { PublishAttemptDoc } from '../../src/core/publishing/documents.js';
 import { publicUrlOf } from '../../src/core/media/view.js';
-import { withTikTokToken } from '../../src/core/platforms/tiktok-token-access.js';
+import { withTikTokToken } from '../../src/core/providers/tiktok/connect/token-access.js';
 import { initPhotoPost } from '../../src/core/providers/tiktok/publish.js';
-import {
-  NO_THREAD_REPLIES_TEXT,
-  OUTCOME_UNKNOWN_TEXT,
-  ROOT_FAILED_TEXT,
-} from '../../src/core/publishing/error-texts.js';
+import { OUTCOME_UNKNOWN_TEXT, ROOT_FAILED_TEXT } from '../../src/core/publishing/error-texts.js';
+import { NO_THREAD_REPLIES_TEXT } from '../../src/core/providers/tiktok/publish/error-texts.js';
 import { publishPostJob, sweepPostsJob } from '../../src/core/publishing/jobs.js';
 import { buildMp4OfSize } from '../support/video.js';
 import { makeJpeg } from '../support/media.js';
@@ -28,6 +25,7 @@ import {
   waitFor,
   type PublishingWorld,
 } from './support.js';
+import { tiktokHttpOf } from '../../src/core/providers/tiktok/http-of.js';
 
 // A worker that died mid-publish, lost jobs, jobs run twice, stale jobs and thread replies: the sweeper and the
 // claims must settle every post without TikTok ever receiving a post twice.
@@ -102,7 +100,7 @@ describe('the sweeper after a worker died', SLOW, () => {
     const image = await storeMedia(w, await makeJpeg(320, 240));
     // What the dead worker had sent: a real photo init at TikTok.
     const { publishId } = await withTikTokToken(w.t.deps, platform, (token) =>
-      initPhotoPost(w.t.deps.tiktok, token, {
+      initPhotoPost(tiktokHttpOf(w.t.deps), token, {
         postMode: 'DIRECT_POST',
         postInfo: { privacyLevel: 'PUBLIC_TO_EVERYONE' },
         photoImages: [publicUrlOf(image, w.t.deps.media.publicBaseUrl)],

@@ -22,6 +22,7 @@ import {
   waitFor,
   type PublishingWorld,
 } from './support.js';
+import { withTikTokHttp } from '../support/tiktok.js';
 
 // The database goes away at an exact step of a publish attempt (a proxy in front of it is cut the moment
 // a TikTok call leaves, and restored a few seconds later): the attempt waits for the database, is not used
@@ -58,14 +59,13 @@ async function publishWithOutageAt(postId: string, cutAt: string, meanwhile?: ()
     setTimeout(() => void during.finally(() => proxy.restore()), OUTAGE_MS);
   });
   try {
-    const deps: CoreDeps = {
-      ...w.t.deps,
-      db: collectionsOf(client.db(w.t.dbName)),
-      logger: createLogger({ level: 'silent' }),
-      tiktok: new TikTokHttp({ ...w.f.config, apiBaseUrl: front.url }, createLogger({ level: 'silent' }), {
-        baseDelayMs: 5,
-      }),
-    };
+    const http = new TikTokHttp({ ...w.f.config, apiBaseUrl: front.url }, createLogger({ level: 'silent' }), {
+      baseDelayMs: 5,
+    });
+    const deps: CoreDeps = withTikTokHttp(
+      { ...w.t.deps, db: collectionsOf(client.db(w.t.dbName)), logger: createLogger({ level: 'silent' }) },
+      http,
+    );
     await performPublish({ postId }, { deps, jobId: `test-${postId}`, attempt: 1, touch: () => Promise.resolve() });
     expect(cuts).toBe(1);
     await during;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPost } from '../../src/core/posts/view.js';
-import { postPagesBaseUrl } from '../../src/core/publishing/release-url.js';
+import { postPagesBaseUrl } from '../../src/core/providers/tiktok/publish/release-url.js';
 import { calendarOf } from '../../src/http/web/posts-calendar.js';
 import { postsView } from '../../src/http/web/posts-view.js';
 import { makeJpeg } from '../support/media.js';
@@ -15,6 +15,7 @@ import {
   storeMedia,
   type PublishingWorld,
 } from './support.js';
+import { tiktokHttpOf } from '../../src/core/providers/tiktok/http-of.js';
 
 // Against Postdeck's TikTok emulator (no TikTok credentials) a post's link opens the emulator's own
 // post page: the account exists only there, so a tiktok.com link would lead nowhere.
@@ -69,9 +70,9 @@ describe('release URLs in emulator mode', SLOW, () => {
   });
 
   it('keep tiktok.com when Postdeck talks to TikTok (credentials set), whatever host the client calls', () => {
-    const real = { ...w.t.deps.tiktok.config, emulator: undefined };
+    const real = { ...tiktokHttpOf(w.t.deps).config, emulator: undefined };
     expect(postPagesBaseUrl(real)).toBe('https://www.tiktok.com');
-    expect(postPagesBaseUrl(w.t.deps.tiktok.config)).toBe(w.f.emulator.url);
+    expect(postPagesBaseUrl(tiktokHttpOf(w.t.deps).config)).toBe(w.f.emulator.url);
   });
 
   it('label the calendar’s link for the emulator, and offer a plain-http link only there', async () => {

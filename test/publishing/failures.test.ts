@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FAIL_REASON_TEXTS,
-  INIT_REFUSAL_TEXTS,
-  OUTCOME_UNCONFIRMED_TEXT,
-  OUTCOME_UNKNOWN_TEXT,
-} from '../../src/core/publishing/error-texts.js';
+import { OUTCOME_UNCONFIRMED_TEXT, OUTCOME_UNKNOWN_TEXT } from '../../src/core/publishing/error-texts.js';
+import { FAIL_REASON_TEXTS, INIT_REFUSAL_TEXTS } from '../../src/core/providers/tiktok/publish/error-texts.js';
 import { tunePublishing } from '../../src/core/publishing/settings.js';
 import { makeJpeg } from '../support/media.js';
 import { buildMp4OfSize } from '../support/video.js';

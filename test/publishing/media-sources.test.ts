@@ -12,7 +12,11 @@ import { deleteMedia } from '../../src/core/media/manage-media.js';
 import { openMediaStore } from '../../src/core/media/open-store.js';
 import { ensureRendition, renderFittingJpeg } from '../../src/core/media/renditions.js';
 import { newStorageKey } from '../../src/core/media/store.js';
-import { photoUrlsForTikTok, TIKTOK_PHOTO_FIT, videoSourceFor } from '../../src/core/publishing/media-sources.js';
+import {
+  photoUrlsForTikTok,
+  TIKTOK_PHOTO_FIT,
+  videoSourceFor,
+} from '../../src/core/providers/tiktok/publish/media-sources.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { buildTenant } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/http.js';

@@ -16,6 +16,8 @@ import { createLocalMediaStore } from '../../src/core/media/local-store.js';
 import { DEFAULT_PLANS, type PlanTable } from '../../src/core/plans.js';
 import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
+import { createTikTokProvider } from '../../src/core/providers/tiktok/provider.js';
+import { createProviderRegistry } from '../../src/core/providers/registry.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
@@ -97,7 +99,9 @@ export async function openTestDatabase(
     now: () => new Date(),
     secrets: createSecretBox(newSecretKey()),
     keyCache: new ApiKeyCache(collections, logger),
-    tiktok: new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 }),
+    providers: createProviderRegistry([
+      createTikTokProvider(new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 })),
+    ]),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},
     metrics: NO_METRICS,

@@ -4,6 +4,8 @@ import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.
 import { TikTokHttp, type TikTokHttpOptions } from '../../src/core/providers/tiktok/http.js';
 import { startTikTokEmulator, type RunningTikTokEmulator } from '../../src/emulators/tiktok/server.js';
 import type { EmulatorSettings } from '../../src/emulators/tiktok/options.js';
+import { createTikTokProvider } from '../../src/core/providers/tiktok/provider.js';
+import { createProviderRegistry } from '../../src/core/providers/registry.js';
 
 /** The redirect URI registered with every test emulator (nothing listens there: redirects are read, not followed). */
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -161,4 +163,9 @@ export async function pollStatus(
 /** Ages every stored creator-info read past its reuse window, as if the half minute had passed. */
 export async function expireCreatorInfo(deps: CoreDeps): Promise<void> {
   await deps.db.creatorInfo.updateMany({}, { $set: { fetchedAt: new Date(0) } });
+}
+
+/** `deps` with its TikTok provider over `http` instead (another client, as another process would have). */
+export function withTikTokHttp<D extends CoreDeps>(deps: D, http: TikTokHttp): D {
+  return { ...deps, providers: createProviderRegistry([createTikTokProvider(http)]) };
 }

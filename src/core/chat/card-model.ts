@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { publicUrlOf } from '../media/view.js';
-import { releaseLinkLabel } from '../publishing/release-url.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { ChatCardDoc } from './documents.js';
 import type { ApprovalCard, CardStatus } from './gateway.js';
@@ -37,6 +36,7 @@ export async function buildCard(
   const kind = ordered[0]?.mediaType === 'video' ? 'video' : 'photo';
   const shown = kind === 'video' ? ordered.slice(0, 1) : ordered;
   const platform = await deps.db.platforms.findOne({ _id: post.platformId });
+  const provider = platform ? deps.providers.of(platform) : null;
   const privacy = typeof post.settings.privacy_level === 'string' ? post.settings.privacy_level : '';
   return {
     postId,
@@ -47,15 +47,17 @@ export async function buildCard(
       alt: kind === 'video' ? 'Video poster' : `Slide ${index + 1} of ${shown.length}`,
     })),
     kind,
-    account: platform
-      ? `${platform.displayName ?? 'TikTok account'}${platform.displayHandle ? ` (@${platform.displayHandle})` : ''}`
-      : 'a disconnected account',
+    account:
+      platform && provider
+        ? `${platform.displayName ?? `${provider.name} account`}${platform.displayHandle ? ` (@${platform.displayHandle})` : ''}`
+        : 'a disconnected account',
     privacy: PRIVACY_WORDS[privacy] ?? (privacy || 'not set'),
     author: card.author,
     musicNote: musicNote(kind, post.settings.auto_add_music === true),
     scheduledFor: post.state === 'QUEUE' ? post.scheduledFor : null,
     releaseUrl: post.releaseUrl,
-    releaseLabel: releaseLinkLabel(deps.tiktok.config.emulator === true),
+    // Shown only beside a release URL, which only a post of a known account has.
+    releaseLabel: provider?.publishing.releaseLinkLabel() ?? '',
     errorText: post.errorText,
     history,
   };
@@ -108,6 +110,6 @@ const EMPTY: Omit<ApprovalCard, 'postId' | 'status' | 'author' | 'history'> = {
   musicNote: '',
   scheduledFor: null,
   releaseUrl: null,
-  releaseLabel: releaseLinkLabel(false),
+  releaseLabel: '',
   errorText: null,
 };

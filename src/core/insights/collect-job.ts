@@ -4,7 +4,6 @@ import { isDuplicateKeyError } from '../errors.js';
 import { defineJob } from '../jobs/define-job.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
 import { definePeriodicJob } from '../jobs/periodic-job.js';
-import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
 import { collectAccount, TOTALS_AT_LEAST_EVERY_MS } from './collect.js';
 import type { InsightCollectorDoc } from './collector-documents.js';
 import { memberId } from './members.js';
@@ -33,7 +32,7 @@ export const collectInsightsHandle = defineJobHandle({
 
 export const collectInsightsJob = defineJob({
   ...collectInsightsHandle,
-  // TikTok's refusals end the run with a backoff of its own (collect.ts); this retries database failures.
+  // The network's refusals end the run with a backoff of its own (collect.ts); this retries database failures.
   retry: { maxRetries: 2, delayMs: 30_000, maxDelayMs: 120_000 },
   perform: async ({ platformId }, { deps }) => {
     const report = await collectAccount(deps, platformId);
@@ -89,7 +88,7 @@ export async function planCollection(deps: CoreDeps): Promise<number> {
   const now = deps.now();
   const { platforms, states } = await deps.jobs.afterPublishing(async () => ({
     platforms: await deps.db.platforms
-      .find({ provider: 'tiktok', disabled: false, refreshNeeded: false }, { projection: { metadata: 1 } })
+      .find({ disabled: false, refreshNeeded: false }, { projection: { provider: 1, metadata: 1 } })
       .toArray(),
     states: new Map((await deps.db.insightCollectors.find({}).toArray()).map((state) => [state._id, state])),
   }));
@@ -97,12 +96,13 @@ export async function planCollection(deps: CoreDeps): Promise<number> {
   for (const platform of platforms) {
     const state = states.get(platform._id);
     if (state && !mayQueue(state, now)) continue;
-    const { missingScopes } = platformAnalyticsAccess(platform);
+    const provider = deps.providers.of(platform);
+    const { missingScopes } = provider.accounts.analyticsAccess(platform);
     const totalsAt = state?.totalsAt;
     const wantsTotals =
-      !missingScopes.includes('user.info.stats') &&
+      !missingScopes.includes(provider.insights.totalsScope) &&
       (!totalsAt || now.getTime() - totalsAt.getTime() >= TOTALS_AT_LEAST_EVERY_MS);
-    const wantsPosts = !missingScopes.includes('video.list');
+    const wantsPosts = !missingScopes.includes(provider.insights.postsScope);
     if (!wantsTotals && !wantsPosts) continue;
     const requested = await deps.jobs.afterPublishing(
       async () =>

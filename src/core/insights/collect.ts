@@ -1,11 +1,7 @@
 import type { CoreDeps } from '../context.js';
 import { AppError } from '../errors.js';
 import type { PlatformDoc } from '../platforms/documents.js';
-import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
-import { underTokenLease, withTikTokToken } from '../platforms/tiktok-token-access.js';
-import { TikTokApiError } from '../providers/tiktok/errors.js';
-import { getUserStats } from '../providers/tiktok/user-info.js';
-import { MAX_VIDEO_IDS_PER_QUERY, queryVideoStats } from '../providers/tiktok/video-query.js';
+import { ScopeNotGranted, type Provider } from '../providers/port.js';
 import { recordAccountSnapshot } from './account-snapshot.js';
 import { earliestLook, walkAccount, type AccountWalk, type DuePost } from './due-posts.js';
 import { markUnavailable, recordPostSnapshot } from './record-snapshot.js';
@@ -19,9 +15,9 @@ const HOUR_MS = 60 * MINUTE_MS;
 export const TOTALS_EVERY_MS = HOUR_MS;
 /** …and at least this often when none is (so followers are followed between posts). */
 export const TOTALS_AT_LEAST_EVERY_MS = 6 * HOUR_MS;
-/** A post TikTok left out is asked again this much later; left out again, it is `unavailable`. */
+/** A post the network left out is asked again this much later; left out again, it is `unavailable`. */
 export const MISS_RECHECK_MS = 15 * MINUTE_MS;
-/** TikTok's rate window is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
+/** TikTok's rate window, the strictest, is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
 export const BACKOFF_FIRST_MS = MINUTE_MS;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
 
@@ -32,10 +28,10 @@ export interface CollectReport {
   missed: number;
   unavailable: number;
   totals: boolean;
-  /** Why the run stopped early: TikTok rate-limited or failed it (a backoff follows), or it cannot collect. */
+  /** Why the run stopped early: the network rate-limited or failed it (a backoff follows), or it cannot collect. */
   stopped: 'rate_limited' | 'failed' | 'not_granted' | 'disconnected' | null;
-  /** Time spent waiting for TikTok. */
-  tiktokMs: number;
+  /** Time spent waiting for the network. */
+  providerMs: number;
   /** Time spent in the database collecting posts (not counting waits for publishing). */
   dbMs: number;
   /** The whole run. */
@@ -52,8 +48,8 @@ interface Run {
  * One collection run of a connected account: every post due now (found by a walk of the account's members,
  * `_id` lookups only: walkAccount), 20 ids a `queryVideoStats` call, each answer
  * recorded in the slot then current (recordPostSnapshot, idempotent by slot, so a run repeated after a crash
- * stores nothing twice); posts TikTok leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
- * account's totals when they are due. A 429 or a TikTok failure ends the run with the posts still due (no
+ * stores nothing twice); posts the network leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
+ * account's totals when they are due. A 429 or a failure of the network ends the run with the posts still due (no
  * slot is lost: the next run fills the slot current then) and the account backs off; a scope error marks the
  * scope as not granted, which stops that part until the account is reconnected.
  */
@@ -65,14 +61,14 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
     unavailable: 0,
     totals: false,
     stopped: null,
-    tiktokMs: 0,
+    providerMs: 0,
     dbMs: 0,
     ms: 0,
   };
   const run: Run = { report, walk: null };
   const started = performance.now();
   const platform = await deps.db.platforms.findOne({ _id: platformId });
-  const missing = platform ? platformAnalyticsAccess(platform).missingScopes : [];
+  const missing = platform ? deps.providers.of(platform).accounts.analyticsAccess(platform).missingScopes : [];
   if (!platform || platform.disabled || platform.refreshNeeded) {
     report.stopped = 'disconnected';
   } else {
@@ -85,16 +81,18 @@ export async function collectAccount(deps: CoreDeps, platformId: string): Promis
 
 async function collectBoth(deps: CoreDeps, platform: PlatformDoc, missing: string[], run: Run) {
   const { report } = run;
+  const provider = deps.providers.of(platform);
+  const { postsScope, totalsScope } = provider.insights;
   try {
-    if (!missing.includes('video.list')) await collectPosts(deps, platform, run);
-    if (!missing.includes('user.info.stats')) await collectTotals(deps, platform, report);
+    if (!missing.includes(postsScope)) await collectPosts(deps, provider, platform, run);
+    if (!missing.includes(totalsScope)) await collectTotals(deps, provider, platform, report);
     if (missing.length === 2) report.stopped = 'not_granted';
   } catch (error) {
     report.stopped = await stoppedBy(deps, platform, error);
   }
 }
 
-async function collectPosts(deps: CoreDeps, platform: PlatformDoc, run: Run): Promise<void> {
+async function collectPosts(deps: CoreDeps, provider: Provider, platform: PlatformDoc, run: Run): Promise<void> {
   const { report } = run;
   /**
    * Database work in pieces a due post can come between: each waits while publishing runs, waits or falls due in
@@ -114,29 +112,22 @@ async function collectPosts(deps: CoreDeps, platform: PlatformDoc, run: Run): Pr
   // Each post's next look follows what the run did with it, so the account's next due time is right when settled.
   const lookAgainAt = (post: DuePost, at: Date | null) =>
     at ? walk.nextLooks.set(post.postId, at) : walk.nextLooks.delete(post.postId);
-  for (let start = 0; start < walk.due.length; start += MAX_VIDEO_IDS_PER_QUERY) {
-    const due = walk.due.slice(start, start + MAX_VIDEO_IDS_PER_QUERY);
-    const answered = await askTikTok(deps, platform, report, 'video.list', (token) =>
-      queryVideoStats(
-        deps.tiktok,
-        token,
-        due.map((post) => post.releaseId),
-      ),
+  const perRead = provider.insights.postsPerRead;
+  for (let start = 0; start < walk.due.length; start += perRead) {
+    const due = walk.due.slice(start, start + perRead);
+    const releaseIds = due.map((post) => post.releaseId);
+    const answered = await timed(report, () =>
+      provider.insights.readPostCounts(deps, platform, releaseIds, () => (report.calls += 1)),
     );
     const takenAt = deps.now();
-    const byId = new Map(answered.map((video) => [video.id, video]));
+    const byId = new Map(answered.map((answer) => [answer.releaseId, answer]));
     for (const post of due) {
-      const video = byId.get(post.releaseId);
-      if (!video) {
+      const answer = byId.get(post.releaseId);
+      if (!answer) {
         lookAgainAt(post, await piece(() => recordMiss(deps, platform, post, report)));
         continue;
       }
-      const counts = {
-        views: video.viewCount,
-        likes: video.likeCount,
-        comments: video.commentCount,
-        shares: video.shareCount,
-      };
+      const counts = { views: answer.views, likes: answer.likes, comments: answer.comments, shares: answer.shares };
       const outcome = await piece(() => recordPostSnapshot(deps, post.postId, counts, takenAt));
       if (outcome.stored) report.snapshots += 1;
       const next = outcome.status === 'collecting' && outcome.slot !== null;
@@ -184,22 +175,19 @@ async function recordMiss(
   return recheckAt;
 }
 
-async function collectTotals(deps: CoreDeps, platform: PlatformDoc, report: CollectReport): Promise<void> {
+async function collectTotals(
+  deps: CoreDeps,
+  provider: Provider,
+  platform: PlatformDoc,
+  report: CollectReport,
+): Promise<void> {
   const state = await deps.db.insightCollectors.findOne({ _id: platform._id });
   const now = deps.now();
   if (state?.totalsAt && now.getTime() - state.totalsAt.getTime() < TOTALS_EVERY_MS) return;
-  const stats = await askTikTok(deps, platform, report, 'user.info.stats', (token) => getUserStats(deps.tiktok, token));
-  await recordAccountSnapshot(
-    deps,
-    platform._id,
-    {
-      followers: stats.followerCount,
-      following: stats.followingCount,
-      likes: stats.likesCount,
-      videos: stats.videoCount,
-    },
-    deps.now(),
+  const counts = await timed(report, () =>
+    provider.insights.readAccountCounts(deps, platform, () => (report.calls += 1)),
   );
+  await recordAccountSnapshot(deps, platform._id, counts, deps.now());
   await deps.db.insightCollectors.updateOne(
     { _id: platform._id },
     { $set: { totalsAt: now }, $setOnInsert: { queuedAt: null, backoffUntil: null, failures: 0 } },
@@ -208,38 +196,19 @@ async function collectTotals(deps: CoreDeps, platform: PlatformDoc, report: Coll
   report.totals = true;
 }
 
-/** TikTok refused a call for want of `scope`. */
-class ScopeRefused extends Error {
-  constructor(readonly scope: string) {
-    super(`TikTok refused the ${scope} scope`);
-  }
-}
-
-/** One TikTok call needing `scope`, with the account's token, counted and timed. */
-async function askTikTok<T>(
-  deps: CoreDeps,
-  platform: PlatformDoc,
-  report: CollectReport,
-  scope: string,
-  call: (accessToken: string) => Promise<T>,
-): Promise<T> {
+/** One read from the network, its time counted in the report. */
+async function timed<T>(report: CollectReport, read: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
-    return await withTikTokToken(deps, platform, (token) => {
-      report.calls += 1;
-      return call(token);
-    });
-  } catch (error) {
-    if (error instanceof TikTokApiError && error.tiktokCode === 'scope_not_authorized') throw new ScopeRefused(scope);
-    throw error;
+    return await read();
   } finally {
-    report.tiktokMs += performance.now() - started;
+    report.providerMs += performance.now() - started;
   }
 }
 
-/** What ended a run early. A scope TikTok refused is taken off the account, so the planner stops asking. */
+/** What ended a run early. A scope the network refused is taken off the account, so the planner stops asking. */
 async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown): Promise<CollectReport['stopped']> {
-  if (error instanceof ScopeRefused) {
+  if (error instanceof ScopeNotGranted) {
     await markScopeNotGranted(deps, platform, error.scope);
     return 'not_granted';
   }
@@ -253,11 +222,11 @@ async function stoppedBy(deps: CoreDeps, platform: PlatformDoc, error: unknown):
 }
 
 /**
- * Records that TikTok refused `scope` to this connection: the account's analytics read as not granted (from
- * `metadata.scopes`, as the platform list shows them) until a reconnect stores the scopes TikTok grants then.
+ * Records that the network refused `scope` to this connection: the account's analytics read as not granted (from
+ * `metadata.scopes`, as the platform list shows them) until a reconnect stores the scopes granted then.
  */
 async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope: string): Promise<void> {
-  await underTokenLease(
+  await deps.providers.of(platform).accounts.underLease(
     deps,
     platform._id,
     async () => {
@@ -271,11 +240,14 @@ async function markScopeNotGranted(deps: CoreDeps, platform: PlatformDoc, scope:
     },
     60_000,
   );
-  deps.logger.warn({ platformId: platform._id, scope }, 'tiktok refused an analytics scope; reconnecting grants it');
+  deps.logger.warn(
+    { platformId: platform._id, scope },
+    'the network refused an analytics scope; reconnecting grants it',
+  );
 }
 
 /**
- * Ends the run in the account's state: no run queued any more, a backoff when TikTok refused or failed it, and
+ * Ends the run in the account's state: no run queued any more, a backoff when the network refused or failed it, and
  * where its walk stands with when the account's next post falls due (posts it did not reach are still due).
  */
 async function settleRun(deps: CoreDeps, platformId: string, { report, walk }: Run): Promise<void> {

@@ -1,5 +1,4 @@
 import type { EventConsumer } from '../events/deliver.js';
-import { platformAnalyticsAccess } from '../platforms/analytics-access.js';
 import { requestCollection } from './collect-job.js';
 import { openPostInsight } from './open-insight.js';
 
@@ -19,8 +18,13 @@ export const insightsConsumer: EventConsumer = {
       const post = await deps.db.posts.findOne({ _id: event.subjectId, workspaceId: event.workspaceId });
       if (!post || post.state !== 'PUBLISHED' || post.parentPostId !== null) return;
       await openPostInsight(deps, post, event.at);
-      const platform = await deps.db.platforms.findOne({ _id: post.platformId }, { projection: { metadata: 1 } });
-      if (!platform || platformAnalyticsAccess(platform).missingScopes.includes('video.list')) return;
+      const platform = await deps.db.platforms.findOne(
+        { _id: post.platformId },
+        { projection: { provider: 1, metadata: 1 } },
+      );
+      if (!platform) return;
+      const provider = deps.providers.of(platform);
+      if (provider.accounts.analyticsAccess(platform).missingScopes.includes(provider.insights.postsScope)) return;
       await requestCollection(deps, post.platformId);
     });
   },

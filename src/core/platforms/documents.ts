@@ -1,8 +1,6 @@
 // Stored documents of connected provider accounts and their OAuth states. Ids are UUID strings kept in `_id`.
 
-import type { TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
-
-/** A connected provider account (filled by the TikTok integration). */
+/** A connected provider account (filled by its provider's connection). */
 export interface PlatformDoc {
   _id: string;
   workspaceId: string;
@@ -65,10 +63,13 @@ export interface OAuthStateUseDoc {
   expiresAt: Date;
 }
 
-/** The last creator info read for a platform (`_id` is the platform's), reused for a short time. */
-export interface CreatorInfoDoc {
+/**
+ * The last live account facts (TikTok's creator info) read for a platform (`_id` is the platform's), reused for a
+ * short time; `result` is as its provider reads it.
+ */
+export interface CreatorInfoDoc<Result = unknown> {
   _id: string;
   workspaceId: string;
-  result: TikTokCreatorInfoResult;
+  result: Result;
   fetchedAt: Date;
 }

@@ -1,13 +1,11 @@
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import { platformAnalyticsAccess } from './analytics-access.js';
+import type { ProviderRegistry } from '../providers/registry.js';
 import type { PlatformDoc } from './documents.js';
 import type { PlatformSchema } from './schema.js';
 
 /** A connected account as the API shows it (spec section 2, Platform). */
 export type Platform = z.infer<typeof PlatformSchema>;
-
-const PROVIDER_NAMES: Record<PlatformDoc['provider'], string> = { tiktok: 'TikTok' };
 
 /** The workspace's ready-to-post accounts; disabled ones and those needing re-auth are left out. */
 export async function listPlatforms(deps: CoreDeps, scope: Scope): Promise<Platform[]> {
@@ -15,15 +13,16 @@ export async function listPlatforms(deps: CoreDeps, scope: Scope): Promise<Platf
     .find({ workspaceId: scope.workspaceId, disabled: false, refreshNeeded: false })
     .sort({ createdAt: 1 })
     .toArray();
-  return docs.map(toPlatform);
+  return docs.map((doc) => toPlatform(doc, deps.providers));
 }
 
 /** Renders a stored platform in the API's shape. */
-export function toPlatform(doc: PlatformDoc): Platform {
+export function toPlatform(doc: PlatformDoc, providers: ProviderRegistry): Platform {
+  const provider = providers.of(doc);
   return {
     id: doc._id,
     provider: doc.provider,
-    providerName: PROVIDER_NAMES[doc.provider],
+    providerName: provider.name,
     providerAccountId: doc.providerAccountId,
     displayName: doc.displayName,
     displayHandle: doc.displayHandle,
@@ -34,7 +33,7 @@ export function toPlatform(doc: PlatformDoc): Platform {
     capabilities: doc.capabilities,
     metadata: doc.metadata,
     settings: doc.settings,
-    analytics: platformAnalyticsAccess(doc),
+    analytics: provider.accounts.analyticsAccess(doc),
   };
 }
 
@@ -51,7 +50,7 @@ export interface PlatformOverview {
 export async function listAllPlatforms(deps: CoreDeps, scope: Scope): Promise<PlatformOverview[]> {
   const docs = await deps.db.platforms.find({ workspaceId: scope.workspaceId }).sort({ createdAt: 1 }).toArray();
   return docs.map((doc) => ({
-    platform: toPlatform(doc),
+    platform: toPlatform(doc, deps.providers),
     state: doc.disabled ? 'disconnected' : doc.refreshNeeded ? 'needs_reconnect' : 'ready',
   }));
 }

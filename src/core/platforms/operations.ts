@@ -3,7 +3,7 @@ import { defineOperation } from '../operations/operation.js';
 import { getPostingSchema } from './get-posting-schema.js';
 import { listPlatforms } from './list-platforms.js';
 import { PlatformListSchema } from './schema.js';
-import { PostingSchemaBodySchema } from './tiktok-posting-schema.js';
+import { POSTING_SCHEMA_BODY } from '../providers/contract.js';
 
 export const listPlatformsOperation = defineOperation({
   name: 'list_platforms',
@@ -23,7 +23,7 @@ export const getPlatformSchemaOperation = defineOperation({
   title: "Get a platform's posting schema",
   summary: "Read a platform's posting schema: content limits, media counts, settings and current privacy levels",
   input: z.object({ id: z.uuid().describe('the platform id, from list platforms') }),
-  output: PostingSchemaBodySchema,
+  output: POSTING_SCHEMA_BODY,
   result: "the posting schema, from TikTok's creator info read just now",
   errors: ['invalid_request', 'not_found', 'conflict', 'rate_limited', 'provider_error'],
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },

@@ -8,7 +8,8 @@ import { AppError, isDuplicateKeyError, notFound, toAppError, type ErrorCode, ty
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
-import { checkTikTokPost, issuesMessage, loadPostMedia, type LoadedMedia } from './tiktok-check.js';
+import type { LoadedMedia } from '../providers/port.js';
+import { issuesMessage, loadPostMedia } from './post-media.js';
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
 
@@ -29,7 +30,7 @@ export type PlatformCheck = { ok: true; platform: PlatformDoc; settings: Record<
 
 /**
  * Create posts: one post group per platform, each platform on its own. A platform whose account is
- * not usable or whose post breaks TikTok's rules fails alone; the others are created. Now and
+ * not usable or whose post breaks its network's rules fails alone; the others are created. Now and
  * schedule spend one unit of the monthly post cap per root (refunded if storing fails). When every
  * platform failed, the failure itself is thrown (several: one code if they share it, else
  * invalid_request, each detail with its `platformId`).
@@ -129,7 +130,8 @@ async function prepare(
 ): Promise<{ platform: PlatformDoc; settings: Record<string, unknown> }> {
   const platform = await deps.db.platforms.findOne({ _id: platformId });
   if (!platform || platform.workspaceId !== scope.workspaceId) throw notFound('Platform');
-  const { issues, settings } = await checkTikTokPost(
+  const provider = deps.providers.of(platform);
+  const { issues, settings } = await provider.rules.checkPost(
     deps,
     platform,
     { content: input.content, settings: input.settings, threadReplies: input.threadReplies },
@@ -141,7 +143,11 @@ async function prepare(
       ...issue,
       path: issue.path[0] === 'platformId' ? ['platformIds', index, ...issue.path.slice(1)] : issue.path,
     }));
-    throw new AppError('invalid_request', issuesMessage(`The post for ${label(platform)}`, issues), details);
+    throw new AppError(
+      'invalid_request',
+      issuesMessage(`The post for ${label(platform)}`, provider.name, issues),
+      details,
+    );
   }
   return { platform, settings };
 }

@@ -7,7 +7,7 @@ import { refundPostCap, spendPostCap } from './post-cap.js';
 import { withPostLeases } from './post-lease.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { PublishPostInput } from './schema.js';
-import { checkTikTokPost, issuesMessage, loadPostMedia } from './tiktok-check.js';
+import { issuesMessage, loadPostMedia } from './post-media.js';
 import { futureTime } from './times.js';
 import { renderGroup, type PostGroupView } from './view.js';
 
@@ -100,10 +100,12 @@ async function checkedSettings(
 ): Promise<Record<string, unknown>> {
   const platform = await deps.db.platforms.findOne({ _id: draft.platformId });
   if (!platform || platform.workspaceId !== scope.workspaceId) {
-    throw new AppError('conflict', "This draft's TikTok account is no longer connected to this workspace.");
+    const account = platform ? `${deps.providers.of(platform).name} account` : 'account';
+    throw new AppError('conflict', `This draft's ${account} is no longer connected to this workspace.`);
   }
+  const provider = deps.providers.of(platform);
   const loaded = await loadPostMedia(deps, scope, draft.mediaIds);
-  const { issues, settings } = await checkTikTokPost(
+  const { issues, settings } = await provider.rules.checkPost(
     deps,
     platform,
     { content, settings: input.settings ?? draft.settings, threadReplies },
@@ -122,5 +124,5 @@ async function checkedSettings(
           path: issue.path[0] === 'platformId' ? ['integrationId', ...issue.path.slice(1)] : issue.path,
         }),
   }));
-  throw new AppError('invalid_request', issuesMessage('The draft', issues), details);
+  throw new AppError('invalid_request', issuesMessage('The draft', provider.name, issues), details);
 }

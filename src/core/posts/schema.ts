@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
 import { END_DATE_RULE } from '../date-range.js';
 import { storableObject } from '../operations/storable.js';
-import { TIKTOK_SETTING_KEYS } from '../platforms/tiktok-settings-schema.js';
+import { PROVIDER_SETTING_KEYS } from '../providers/contract.js';
 
 /** Most platforms one create request may name (one post group per platform). */
 export const MAX_PLATFORMS_PER_REQUEST = 20;
@@ -22,9 +22,7 @@ const DateTimeSchema = z.iso.datetime({ offset: true });
 export const SETTINGS_RULES =
   "see the platform's posting schema; no key, at any depth, may start with $ or contain a dot or NUL";
 const SettingsSchema = storableObject().meta({
-  properties: Object.fromEntries(
-    [...new Set([...TIKTOK_SETTING_KEYS.video, ...TIKTOK_SETTING_KEYS.photo])].map((key) => [key, {}]),
-  ),
+  properties: Object.fromEntries(PROVIDER_SETTING_KEYS.map((key) => [key, {}])),
   additionalProperties: false,
 });
 

@@ -2,14 +2,14 @@ import type { CoreDeps } from '../context.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from './documents.js';
 import { AppError } from '../errors.js';
-import { TikTokApiError, TikTokInitError } from '../providers/tiktok/errors.js';
+import { ProviderCallError } from '../providers/provider-errors.js';
 import { recordAttempt } from './attempts.js';
-import { initRefusalText, OUTCOME_UNKNOWN_TEXT } from './error-texts.js';
+import { OUTCOME_UNKNOWN_TEXT } from './error-texts.js';
 import { failPost, requeuePost } from './post-outcome.js';
 import { enqueuePostPublish } from './schedule.js';
 import { publishingSettings, retryDelayMs } from './settings.js';
 
-/** A reason the engine will not send a post, found before anything left for TikTok (final, refunded). */
+/** A reason the engine will not send a post, found before anything left for the network (final, refunded). */
 export class PublishRefusal extends Error {
   constructor(readonly errorText: string) {
     super(errorText);
@@ -18,11 +18,11 @@ export class PublishRefusal extends Error {
 
 /** What a failed attempt means for the post. */
 export type AttemptVerdict =
-  /** TikTok certainly created nothing and trying later may work: a new attempt after `delayMs`. */
+  /** The network certainly created nothing and trying later may work: a new attempt after `delayMs`. */
   | { kind: 'retry'; delayMs: number; rateLimited: boolean; reason: string }
-  /** TikTok certainly created nothing and trying again would fail the same way: ERROR, cap refunded. */
+  /** The network certainly created nothing and trying again would fail the same way: ERROR, cap refunded. */
   | { kind: 'refused'; errorText: string; reason: string }
-  /** The init may have reached TikTok: ERROR "outcome unknown", never sent again, not refunded. */
+  /** The init may have reached the network: ERROR "outcome unknown", never sent again, not refunded. */
   | { kind: 'unknown'; reason: string };
 
 // Postdeck errors that will not go away by waiting: the account, the media or the request itself.
@@ -30,15 +30,16 @@ const FINAL_APP_CODES = new Set(['conflict', 'invalid_media_file', 'invalid_requ
 
 /**
  * Classifies a failure of the steps up to and including the init (contract 4.2/4.4; errors.ts tells
- * whether TikTok created nothing). Anything that is not an init's own failure happened before an init
+ * whether the network created nothing). Anything that is not an init's own failure happened before an init
  * could create something (a 401 creates nothing, so a failed refresh after it counts too).
  */
 export function judgeFailure(error: unknown, nextN: number): AttemptVerdict {
   const reason = describeError(error);
   if (error instanceof PublishRefusal) return { kind: 'refused', errorText: error.errorText, reason };
-  if (error instanceof TikTokInitError) {
-    if (!error.createdNothing) return { kind: 'unknown', reason };
-    if (error.httpStatus === 429) {
+  const init = error instanceof ProviderCallError ? error.initFailure : null;
+  if (init) {
+    if (!init.createdNothing) return { kind: 'unknown', reason };
+    if (init.httpStatus === 429) {
       return {
         kind: 'retry',
         delayMs: Math.max(retryDelayMs(nextN), publishingSettings.rateLimitedDelayMs),
@@ -46,9 +47,9 @@ export function judgeFailure(error: unknown, nextN: number): AttemptVerdict {
         reason,
       };
     }
-    return { kind: 'refused', errorText: initRefusalText(error.tiktokCode, error.tiktokMessage), reason };
+    return { kind: 'refused', errorText: init.refusalText, reason };
   }
-  if (error instanceof AppError && !(error instanceof TikTokApiError) && FINAL_APP_CODES.has(error.code)) {
+  if (error instanceof AppError && !(error instanceof ProviderCallError) && FINAL_APP_CODES.has(error.code)) {
     return { kind: 'refused', errorText: finalText(error.message), reason };
   }
   const rateLimited = error instanceof AppError && error.code === 'rate_limited';
@@ -109,12 +110,9 @@ export async function retryOrGiveUp(
   if (await requeuePost(deps, post, dueAt)) await enqueuePostPublish(deps, { _id: post._id, dueAt });
 }
 
-/** A failure as an event detail: TikTok's code, HTTP status, message and log id (never a token). */
+/** A failure as an event detail: the network's code, HTTP status, message and log id (never a token). */
 export function describeError(error: unknown): string {
-  if (error instanceof TikTokApiError) {
-    const log = error.logId ? ` (log_id ${error.logId})` : '';
-    return `HTTP ${error.httpStatus} ${error.tiktokCode}: ${error.tiktokMessage}${log}`;
-  }
+  if (error instanceof ProviderCallError) return error.detail;
   if (error instanceof PublishRefusal) return error.errorText;
   return error instanceof Error ? error.message : String(error);
 }

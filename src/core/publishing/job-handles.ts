@@ -18,7 +18,8 @@ export const pollStatusData = z.object({
   publishId: z.string().min(1),
   /** Polls made so far in this chain (the backoff grows with it). */
   polls: z.number().int().min(0),
-  kind: z.enum(['video', 'photo']),
+  /** The provider's post kind (TikTok: video or photo), for its release URL. */
+  kind: z.string().min(1),
   /** The account's handle, for the release URL. */
   handle: z.string().nullable(),
   /** When the attempt was claimed (ISO): the limit for a final status counts from here. */

@@ -13,7 +13,7 @@ export interface PollStep {
   postId: string;
   attempt: number;
   publishId: string;
-  kind: 'video' | 'photo';
+  kind: string;
   handle: string | null;
   startedAt: Date;
   polls?: number;

@@ -2,22 +2,21 @@ import type { CoreDeps } from '../context.js';
 import type { PostDoc } from '../posts/documents.js';
 import { AppError } from '../errors.js';
 import type { JobContext } from '../jobs/define-job.js';
-import { withTikTokToken } from '../platforms/tiktok-token-access.js';
-import { fetchPublishStatus, type TikTokPublishState } from '../providers/tiktok/status.js';
+import type { PlatformDoc } from '../platforms/documents.js';
+import type { PublishState } from '../providers/port.js';
 import { attemptId, recordAttempt } from './attempts.js';
-import { failReasonText, OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
+import { OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
 import { describeError, retryOrGiveUp } from './failure.js';
 import type { PollStatusData } from './job-handles.js';
 import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
-import { postPagesBaseUrl, releaseUrlOf } from './release-url.js';
 import { publishingSettings, retryDelayMs } from './settings.js';
 
 /**
  * One status poll of a sent post (contract 4.6). PUBLISH_COMPLETE with an id → PUBLISHED with the id exactly as
- * TikTok sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED
- * because TikTok could not download the media → a new attempt (retryPull); any other FAILED → ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
- * task's claim; a step run again (a retry after an error, or after its worker died) asks TikTok again, and every
+ * the network sent it; without an id → PUBLISHED with the profile URL, then the id is awaited up to 24 h; FAILED
+ * because the network could not download the media → a new attempt (retryPull); any other FAILED → ERROR in plain words; no final status within the limit → ERROR "outcome unconfirmed". A step runs under its
+ * task's claim; a step run again (a retry after an error, or after its worker died) asks the network again, and every
  * write is conditional on the state it moves from, so nothing changes twice.
  */
 export async function performPollStatus(data: PollStatusData, context: JobContext): Promise<void> {
@@ -30,29 +29,31 @@ export async function performPollStatus(data: PollStatusData, context: JobContex
   // An attempt already settled as created-nothing (a pull failure sent again) is no longer this poll's.
   if (!attempt || attempt.publishId !== data.publishId || attempt.phase === 'created_nothing') return;
 
-  let state: TikTokPublishState | null = null;
+  let state: PublishState | null = null;
+  const platform = await deps.db.platforms.findOne({ _id: post.platformId });
   try {
-    state = await fetchStatus(deps, post, data.publishId);
+    state = await fetchStatus(deps, platform, data.publishId);
   } catch (error) {
     await recordAttempt(deps, attempt, { event: { what: 'status_failed', detail: describeError(error) } });
     if (error instanceof AppError && error.code === 'conflict' && !searching) {
-      // The account must be reconnected: no status can be read, and TikTok may have published the post.
+      // The account must be reconnected: no status can be read, and the network may have published the post.
       await failPost(deps, post, `${OUTCOME_UNCONFIRMED_TEXT} (${error.message})`, { refund: false });
       return;
     }
   }
   // Each new status is recorded, and the post ids when they appear (moderation releases them later).
-  if (state && (state.status !== data.lastStatus || state.postIds.length > 0)) {
-    await recordAttempt(deps, attempt, { event: { what: 'status', detail: describeState(state) } });
+  if (state && (state.status !== data.lastStatus || state.releaseIds.length > 0)) {
+    await recordAttempt(deps, attempt, { event: { what: 'status', detail: state.description } });
   }
-  await settle(deps, post, data, state, searching);
+  await settle(deps, post, platform, data, state, searching);
 }
 
 async function settle(
   deps: CoreDeps,
   post: PostDoc,
+  platform: PlatformDoc | null,
   data: PollStatusData,
-  state: TikTokPublishState | null,
+  state: PublishState | null,
   searching: boolean,
 ): Promise<void> {
   const now = deps.now();
@@ -62,9 +63,9 @@ async function settle(
     startedAt: new Date(data.startedAt),
     completedAt: data.completedAt ? new Date(data.completedAt) : null,
   };
-  if (state?.status === 'PUBLISH_COMPLETE') {
-    const releaseId = state.postIds[0] ?? null;
-    const releaseUrl = releaseUrlOf(postPagesBaseUrl(deps.tiktok.config), data.handle, data.kind, releaseId);
+  if (platform && state?.outcome === 'published') {
+    const releaseId = state.releaseIds[0] ?? null;
+    const releaseUrl = deps.providers.of(platform).publishing.releaseUrl(data.handle, data.kind, releaseId);
     if (releaseId !== null) {
       if (searching) await recordLateRelease(deps, post._id, { releaseId, releaseUrl });
       else await markPublished(deps, post, { releaseId, releaseUrl });
@@ -75,15 +76,15 @@ async function settle(
       if (!(await markPublished(deps, post, { releaseId: null, releaseUrl }))) return;
       return enqueuePoll(deps, { ...step, completedAt: now });
     }
-  } else if (state?.status === 'FAILED') {
+  } else if (state?.failure) {
     if (searching) return;
-    if (isPullFailure(state.failReason)) return retryPull(deps, post, data.attempt, state.failReason!);
-    await failPost(deps, post, failReasonText(state.failReason), { refund: false });
+    if (state.failure.mediaFetch) return retryPull(deps, post, data.attempt, state.failure);
+    await failPost(deps, post, state.failure.text, { refund: false });
     return;
   }
   if (searching) {
     if (now.getTime() - step.completedAt!.getTime() > publishingSettings.idSearchWithinMs) {
-      deps.logger.info({ postId: post._id }, 'TikTok never released the post id; the post keeps its profile URL');
+      deps.logger.info({ postId: post._id }, 'the network never released the post id; the post keeps its profile URL');
       return;
     }
     return enqueuePoll(deps, step);
@@ -104,12 +105,17 @@ async function settle(
 }
 
 /**
- * TikTok could not download the media (a connection error on our side of the pull): it created nothing and its
+ * The network could not download the media (a connection error on our side of the pull): it created nothing and its
  * docs say to retry while the URL is valid, so the post gets a new attempt, as an init that created nothing does,
  * until the attempts are used up. A proxy dropping one request during a restart no longer ends a post.
  */
-async function retryPull(deps: CoreDeps, post: PostDoc, n: number, failReason: string): Promise<void> {
-  const reason = `FAILED ${failReason}`;
+async function retryPull(
+  deps: CoreDeps,
+  post: PostDoc,
+  n: number,
+  failure: NonNullable<PublishState['failure']>,
+): Promise<void> {
+  const reason = `FAILED ${failure.reason}`;
   await recordAttempt(
     deps,
     { _id: attemptId(post._id, n) },
@@ -119,26 +125,17 @@ async function retryPull(deps: CoreDeps, post: PostDoc, n: number, failReason: s
     },
   );
   if (n >= publishingSettings.maxAttempts) {
-    await failPost(deps, post, failReasonText(failReason), { refund: true });
+    await failPost(deps, post, failure.text, { refund: true });
     return;
   }
-  deps.logger.warn({ postId: post._id, attempt: n, reason }, 'TikTok could not download the media; publishing again');
+  deps.logger.warn(
+    { postId: post._id, attempt: n, reason },
+    'the network could not download the media; publishing again',
+  );
   await retryOrGiveUp(deps, post, n, { delayMs: retryDelayMs(n + 1), rateLimited: false, reason });
 }
 
-function isPullFailure(failReason: string | null | undefined): boolean {
-  return failReason === 'photo_pull_failed' || failReason === 'video_pull_failed';
-}
-
-async function fetchStatus(deps: CoreDeps, post: PostDoc, publishId: string): Promise<TikTokPublishState> {
-  const platform = await deps.db.platforms.findOne({ _id: post.platformId });
-  if (!platform) throw new AppError('conflict', 'The TikTok account of this post was removed from the workspace.');
-  return withTikTokToken(deps, platform, (token) => fetchPublishStatus(deps.tiktok, token, publishId));
-}
-
-function describeState(state: TikTokPublishState): string {
-  const parts = [state.status];
-  if (state.failReason) parts.push(`fail_reason ${state.failReason}`);
-  if (state.status === 'PUBLISH_COMPLETE') parts.push(`post ids [${state.postIds.join(', ')}]`);
-  return parts.join(', ');
+async function fetchStatus(deps: CoreDeps, platform: PlatformDoc | null, publishId: string): Promise<PublishState> {
+  if (!platform) throw new AppError('conflict', 'The account of this post was removed from the workspace.');
+  return deps.providers.of(platform).publishing.readStatus(deps, platform, publishId);
 }

@@ -5,37 +5,30 @@ import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from './documents.js';
 import type { JobContext } from '../jobs/define-job.js';
-import { tiktokPostKind } from '../platforms/tiktok-post-rules.js';
-import { withTikTokToken } from '../platforms/tiktok-token-access.js';
-import { checkTikTokPost, loadPostMedia } from '../posts/tiktok-check.js';
-import { planChunks } from '../providers/tiktok/chunk-plan.js';
-import { initPhotoPost, initVideoPost } from '../providers/tiktok/publish.js';
-import { fetchPublishStatus } from '../providers/tiktok/status.js';
-import { uploadVideo } from '../providers/tiktok/upload.js';
+import { loadPostMedia } from '../posts/post-media.js';
+import type { Provider } from '../providers/port.js';
 import { AttemptLost, attemptWritesSettled, recordAttempt } from './attempts.js';
-import { NO_THREAD_REPLIES_TEXT } from './error-texts.js';
 import { describeError, judgeFailure, PublishRefusal, settleFailedAttempt } from './failure.js';
-import { photoUrlsForTikTok, videoSourceFor } from './media-sources.js';
 import { failPost } from './post-outcome.js';
 import { enqueuePoll, pollingLeaseMs } from './poll-enqueue.js';
 import { publishingSettings } from './settings.js';
-import { photoPostOf, uploadMimeTypeOf, videoPostInfoOf } from './tiktok-request.js';
 import { isDatabaseUnreachable, logFailure, retryWhileUnreachable } from '../db/unreachable.js';
 
 /** How often a step that failed on the unreachable database is tried again (each try waits for a server too). */
 const DATABASE_RETRY_MS = 1_000;
 
-/** What the init needs, gathered and checked before anything leaves for TikTok. */
+/** What the init needs, gathered and checked before anything leaves for the network. */
 interface Prepared {
   platform: PlatformDoc;
-  kind: 'video' | 'photo';
+  provider: Provider;
+  kind: string;
   media: MediaDoc[];
 }
 
 /**
- * Runs attempt #n of a post the caller just claimed (post PUBLISHING): checks the post against TikTok's rules
- * for the creator right now, writes `init_sent`, sends the init (refreshing the token once on a 401), stores
- * the publish_id at once, uploads a video's chunks, and hands over to status polling. Every failure is settled
+ * Runs attempt #n of a post the caller just claimed (post PUBLISHING): checks the post against its network's
+ * rules for the account right now, writes `init_sent`, sends the init through the provider, stores the
+ * publish id at once, uploads what the init asks for, and hands over to status polling. Every failure is settled
  * here (see failure.ts); the attempt's lease is renewed the whole time.
  */
 export async function runAttempt(
@@ -46,7 +39,7 @@ export async function runAttempt(
 ): Promise<void> {
   const keepAlive = keepAttemptAlive(deps, context, attempt);
   // While the database is unreachable the attempt waits for it: an outage is neither a failure of the
-  // attempt (it would use one up) nor a reason to lose TikTok's answer.
+  // attempt (it would use one up) nor a reason to lose the network's answer.
   const leaseMs = publishingSettings.attemptLeaseMs;
   try {
     let prepared: Prepared;
@@ -62,7 +55,7 @@ export async function runAttempt(
       await retryWhileUnreachable(() => settleFailedAttempt(deps, post, attempt, verdict), leaseMs);
       return;
     }
-    // From here TikTok has the publish: never sent again; its status decides the outcome. Without an upload
+    // From here the network has the publish: never sent again; its status decides the outcome. Without an upload
     // the polling starts at once, so this write also carries the lease over the first poll's wait. Only this
     // process knows the publish_id, so it waits for the database as long as the outcome may take.
     await retryWhileUnreachable(
@@ -117,18 +110,22 @@ async function untilInitAnswered(
 
 /** Everything checked before an init may leave; a PublishRefusal or an AppError explains a refusal. */
 async function prepare(deps: CoreDeps, post: PostDoc): Promise<Prepared> {
-  // TikTok has no replies (its validator refuses them at create); a reply that exists anyway is refused here.
-  if (post.parentPostId !== null) throw new PublishRefusal(NO_THREAD_REPLIES_TEXT);
   const platform = await deps.db.platforms.findOne({ _id: post.platformId });
   if (!platform || platform.workspaceId !== post.workspaceId) {
+    const account = platform ? `${deps.providers.of(platform).name} account` : 'account';
     throw new PublishRefusal(
-      'The TikTok account of this post is no longer connected to the workspace. Nothing was posted.',
+      `The ${account} of this post is no longer connected to the workspace. Nothing was posted.`,
     );
+  }
+  const provider = deps.providers.of(platform);
+  // A network without replies refuses them at create; a reply that exists anyway is refused here.
+  if (post.parentPostId !== null && !provider.publishing.threadReplies) {
+    throw new PublishRefusal(`${provider.name} does not support thread replies`);
   }
   const scope: Scope = { workspaceId: post.workspaceId, accountId: post.accountId, actor: { type: 'system' } };
   const loaded = await loadPostMedia(deps, scope, post.mediaIds);
-  // Rules as TikTok applies them to this creator now: the account may have changed since the post was queued.
-  const { issues } = await checkTikTokPost(
+  // Rules as the network applies them to this account now: the account may have changed since the post was queued.
+  const { issues } = await provider.rules.checkPost(
     deps,
     platform,
     { content: post.content, settings: post.settings, threadReplies: [] },
@@ -137,17 +134,17 @@ async function prepare(deps: CoreDeps, post: PostDoc): Promise<Prepared> {
   );
   if (issues.length > 0) {
     const shown = issues.slice(0, 3).map((issue) => issue.message.replace(/[.]$/, ''));
-    throw new PublishRefusal(`TikTok would refuse this post now: ${shown.join('; ')}. Nothing was posted.`);
+    throw new PublishRefusal(`${provider.name} would refuse this post now: ${shown.join('; ')}. Nothing was posted.`);
   }
-  const kind = tiktokPostKind(loaded.media);
-  if (!kind) throw new PublishRefusal('The post has no media TikTok can post. Nothing was posted.');
+  const kind = provider.publishing.postKind(loaded.media);
+  if (!kind) throw new PublishRefusal(`The post has no media ${provider.name} can post. Nothing was posted.`);
   // A deleted media file is among `issues` above (not found), so every media document is here.
-  return { platform, kind, media: loaded.docs };
+  return { platform, provider, kind, media: loaded.docs };
 }
 
 /**
  * Sends the init: `init_sent` is written right before the request leaves (so a crash after it is never
- * retried), and TikTok's answer is recorded. A video returns its upload step.
+ * retried), and the network's answer is recorded. A publish whose bytes follow returns its upload step.
  */
 async function sendInit(
   deps: CoreDeps,
@@ -167,31 +164,13 @@ async function sendInit(
     progress.initLeft = true;
   };
   try {
-    if (prepared.kind === 'photo') {
-      const request = photoPostOf(post.content, post.settings, await photoUrlsForTikTok(deps, prepared.media));
-      return await withTikTokToken(deps, prepared.platform, async (token) => {
-        await markSent(`photo DIRECT_POST PULL_FROM_URL, ${request.photoImages.length} images`);
-        return initPhotoPost(deps.tiktok, token, request);
-      });
-    }
-    const video = prepared.media[0]!;
-    const source = videoSourceFor(deps, video);
-    const mimeType = uploadMimeTypeOf(video);
-    const postInfo = videoPostInfoOf(post.content, post.settings);
-    const plan = planChunks(source.size, publishingSettings.uploadChunkBytes);
-    const answer = await withTikTokToken(deps, prepared.platform, async (token) => {
-      await markSent(`video DIRECT_POST FILE_UPLOAD, ${plan.videoSize} bytes in ${plan.totalChunkCount} chunks`);
-      return initVideoPost(deps.tiktok, token, {
-        postInfo,
-        source: { source: 'FILE_UPLOAD', videoSize: source.size, chunkSize: publishingSettings.uploadChunkBytes },
-      });
+    return await prepared.provider.publishing.init(deps, {
+      post,
+      platform: prepared.platform,
+      kind: prepared.kind,
+      media: prepared.media,
+      markSent,
     });
-    const uploadUrl = answer.uploadUrl!;
-    const sent = answer.plan ?? plan;
-    return {
-      publishId: answer.publishId,
-      upload: () => uploadVideo(uploadUrl, { plan: sent, mimeType, open: (start, end) => source.open(start, end) }),
-    };
   } catch (error) {
     // The failure itself is what counts: a record that cannot be written (the database away) must not replace it.
     if (!(error instanceof AttemptLost)) {
@@ -205,7 +184,7 @@ async function sendInit(
 }
 
 /**
- * Uploads the video's chunks; true when every byte arrived. On a failure TikTok holds a publish that waits
+ * Uploads the video's bytes; true when every byte arrived. On a failure the network holds a publish that waits
  * for bytes: when its status shows the bytes incomplete, nothing can be posted from it (ERROR, refunded);
  * otherwise (the last answer may have been lost) the status polling decides.
  */
@@ -225,15 +204,14 @@ async function uploaded(
       () => recordAttempt(deps, attempt, { event: { what: 'upload_failed', detail: describeError(error) } }),
       leaseMs,
     );
-    const status = await withTikTokToken(deps, prepared.platform, (token) =>
-      fetchPublishStatus(deps.tiktok, token, publishId),
-    ).catch(() => null);
+    const { provider, platform } = prepared;
+    const state = await provider.publishing.readStatus(deps, platform, publishId).catch(() => null);
     const size = prepared.media[0]?.size ?? 0;
-    if (status?.status === 'PROCESSING_UPLOAD' && (status.uploadedBytes ?? 0) < size) {
+    if (state?.awaitingUploadBytes != null && state.awaitingUploadBytes < size) {
       await failPost(
         deps,
         post,
-        `The video upload to TikTok failed (${describeError(error)}). TikTok did not receive the whole video, so nothing was posted; publish again.`,
+        `The video upload to ${provider.name} failed (${describeError(error)}). ${provider.name} did not receive the whole video, so nothing was posted; publish again.`,
         { refund: true },
       );
       return false;

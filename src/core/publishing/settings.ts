@@ -1,4 +1,5 @@
-import { DEFAULT_CHUNK_BYTES } from '../providers/tiktok/chunk-plan.js';
+/** The upload chunk size asked for by default, 10 MiB (a provider fits it to its own limits). */
+export const DEFAULT_UPLOAD_CHUNK_BYTES = 10 * 1024 * 1024;
 
 /**
  * Every time limit and size of the publishing engine. Process-wide settings (not job data), so tests and benchmarks
@@ -43,7 +44,7 @@ export const DEFAULT_PUBLISHING_SETTINGS: Readonly<PublishingSettings> = Object.
   idSearchWithinMs: 24 * 60 * 60_000,
   idPollMaxDelayMs: 15 * 60_000,
   lostJobAfterMs: 60_000,
-  uploadChunkBytes: DEFAULT_CHUNK_BYTES,
+  uploadChunkBytes: DEFAULT_UPLOAD_CHUNK_BYTES,
 });
 
 /** The settings in force (read at each use). */

@@ -1,4 +1,4 @@
-import { TIKTOK_SETTINGS_EXAMPLES } from '../../core/platforms/tiktok-settings-examples.js';
+import { TIKTOK_SETTINGS_EXAMPLES } from '../../core/providers/tiktok/index.js';
 
 /** A named request body the API reference shows beside the schema. */
 export interface RequestExample {

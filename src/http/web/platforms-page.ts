@@ -8,8 +8,9 @@ import { listAllPlatforms } from '../../core/platforms/list-platforms.js';
 import {
   completeTikTokConnection,
   startTikTokConnection,
+  tiktokHttpOf,
   type ConnectionOutcome,
-} from '../../core/platforms/tiktok-connect.js';
+} from '../../core/providers/tiktok/index.js';
 import type { AppContext, AppState } from '../shared/context.js';
 import { redirect } from './auth-pages.js';
 import { SESSION_COOKIE, readCookie } from './cookies.js';
@@ -57,7 +58,10 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
     // The Connect form's answer redirects to TikTok's consent page, which `form-action` must allow.
     ctx.set(
       'Content-Security-Policy',
-      PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(deps.tiktok.config.authBaseUrl).origin}`),
+      PAGE_CSP.replace(
+        "form-action 'self'",
+        `form-action 'self' ${new URL(tiktokHttpOf(deps).config.authBaseUrl).origin}`,
+      ),
     );
     sendPage(ctx, {
       title: 'TikTok accounts',
@@ -67,8 +71,8 @@ export function registerPlatformsPages(router: Router<AppState>, options: WebOpt
         workspaceId: page.workspace.workspaceId,
         workspaceName: page.workspace.name,
         accounts,
-        emulator: deps.tiktok.config.emulator === true,
-        analyticsEnabled: deps.tiktok.config.analytics !== false,
+        emulator: tiktokHttpOf(deps).config.emulator === true,
+        analyticsEnabled: tiktokHttpOf(deps).config.analytics !== false,
         done: NOTICES[key],
         problem: PROBLEMS[key],
       }),

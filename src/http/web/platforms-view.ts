@@ -1,4 +1,4 @@
-import { analyticsTurnedOff } from '../../core/platforms/analytics-access.js';
+import { analyticsTurnedOff } from '../../core/providers/tiktok/index.js';
 import type { PlatformOverview, PlatformState } from '../../core/platforms/list-platforms.js';
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, type SafeHtml } from './html.js';

@@ -6,6 +6,7 @@ import { requireMedia } from '../../core/media/manage-media.js';
 import type { MediaDoc } from '../../core/media/documents.js';
 import { publicUrlOf } from '../../core/media/view.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
+import { tiktokHttpOf } from '../../core/providers/tiktok/index.js';
 import {
   deletePostOperation,
   listPostsOperation,
@@ -141,7 +142,7 @@ async function render(
       posts: items,
       done: 'done' in outcome ? outcome.done : undefined,
       problem: 'problem' in outcome ? outcome.problem : undefined,
-      emulator: deps.tiktok.config.emulator === true,
+      emulator: tiktokHttpOf(deps).config.emulator === true,
     }),
   });
 }

@@ -1,5 +1,5 @@
 import type { PostView } from '../../core/posts/view.js';
-import { releaseLinkLabel } from '../../core/publishing/release-url.js';
+import { releaseLinkLabel } from '../../core/providers/tiktok/index.js';
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, raw, type SafeHtml } from './html.js';
 import { calendarHref, dayKey, type Calendar, type CalendarMode } from './posts-calendar.js';

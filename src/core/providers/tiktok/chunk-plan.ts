@@ -1,3 +1,4 @@
+import { DEFAULT_UPLOAD_CHUNK_BYTES } from '../../publishing/settings.js';
 import { refusedByClient } from './errors.js';
 
 /** TikTok's "MB" read as MiB: its doc's "4 MB" example is 4,194,304 bytes (contract 4.3). */
@@ -9,7 +10,7 @@ export const MAX_CHUNK_BYTES = 64 * MIB;
 export const MAX_LAST_CHUNK_BYTES = 128 * MIB;
 export const MAX_CHUNKS = 1000;
 /** Small enough to retry cheaply, large enough that a 4 GB video stays far under 1000 chunks. */
-export const DEFAULT_CHUNK_BYTES = 10 * MIB;
+export const DEFAULT_CHUNK_BYTES = DEFAULT_UPLOAD_CHUNK_BYTES;
 
 /** One chunk: bytes `start` to `end` inclusive (as in `Content-Range` and fs.createReadStream). */
 export interface TikTokChunk {

@@ -1,4 +1,6 @@
-import { AppError, type ErrorCode } from '../../errors.js';
+import type { ErrorCode } from '../../errors.js';
+import { ProviderCallError, type InitFailure } from '../provider-errors.js';
+import { initRefusalText } from './publish/error-texts.js';
 
 /**
  * Where an error came from: the OAuth endpoints (flat body), the v2 API (envelope), the upload host
@@ -11,7 +13,7 @@ export type TikTokErrorSource = 'oauth' | 'api' | 'upload' | 'client';
  * that branch on it (refresh on `access_token_invalid`, reconnect on `invalid_grant`), the HTTP
  * status, the `log_id` to quote to TikTok support, and the Postdeck code adapters render.
  */
-export class TikTokApiError extends AppError {
+export class TikTokApiError extends ProviderCallError {
   constructor(
     readonly tiktokCode: string,
     /** TikTok's message as sent (`message` adds the "TikTok: code:" prefix). */
@@ -29,6 +31,11 @@ export class TikTokApiError extends AppError {
       undefined,
       retryAfterSeconds ?? (code === 'rate_limited' ? 60 : undefined),
     );
+  }
+
+  get detail(): string {
+    const log = this.logId ? ` (log_id ${this.logId})` : '';
+    return `HTTP ${this.httpStatus} ${this.tiktokCode}: ${this.tiktokMessage}${log}`;
   }
 
   /** True when the access token no longer works and a refresh (then a retry) may help. */
@@ -116,6 +123,11 @@ export class TikTokInitError extends TikTokApiError {
   constructor(from: TikTokApiError) {
     super(from.tiktokCode, from.tiktokMessage, from.httpStatus, from.source, from.logId, from.retryAfterSeconds);
     this.createdNothing = initCreatedNothing(from);
+  }
+
+  override get initFailure(): InitFailure {
+    const refusalText = initRefusalText(this.tiktokCode, this.tiktokMessage);
+    return { createdNothing: this.createdNothing, httpStatus: this.httpStatus, refusalText };
   }
 }
 

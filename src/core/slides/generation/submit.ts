@@ -3,7 +3,7 @@ import type { CoreDeps, Scope } from '../../context.js';
 import { refundCredit, spendCredit, type CreditSpend } from '../../credits/credits.js';
 import { reserveCredits } from '../../credits/reserve.js';
 import { checkPlatforms, combinedFailure, postTime, type PlatformFailure } from '../../posts/create-posts.js';
-import type { LoadedMedia } from '../../posts/tiktok-check.js';
+import type { LoadedMedia } from '../../providers/port.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
 import { DEFAULT_SLIDES } from '../caption-schema.js';
 import { pickHookExamples } from '../hook-examples.js';

@@ -1,10 +1,11 @@
-import type { CoreDeps } from '../context.js';
-import { logFailure } from '../db/unreachable.js';
-import { isDuplicateKeyError } from '../errors.js';
-import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
-import type { TikTokCaller } from '../providers/tiktok/rate-limiter.js';
-import type { CreatorInfoDoc, PlatformDoc } from './documents.js';
-import { withTikTokToken } from './tiktok-token-access.js';
+import type { CoreDeps } from '../../../context.js';
+import { logFailure } from '../../../db/unreachable.js';
+import { isDuplicateKeyError } from '../../../errors.js';
+import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../creator-info.js';
+import type { TikTokCaller } from '../rate-limiter.js';
+import type { CreatorInfoDoc, PlatformDoc } from '../../../platforms/documents.js';
+import { withTikTokToken } from '../connect/token-access.js';
+import { tiktokHttpOf } from '../http-of.js';
 
 /**
  * How long a creator-info answer is reused for an account. TikTok wants the values current when a
@@ -59,7 +60,8 @@ export function readCreatorInfo(deps: CoreDeps, platform: PlatformDoc, caller: T
 async function storedOrFetched(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
   const stored = await deps.db.creatorInfo.findOne({ _id: platform._id });
   if (stored && isFresh(deps, stored.fetchedAt)) {
-    return { ...stored.result, checkedAt: stored.fetchedAt };
+    // The provider's own document: what it stored it reads back.
+    return { ...(stored.result as TikTokCreatorInfoResult), checkedAt: stored.fetchedAt };
   }
   return fetchAndStore(deps, platform, caller);
 }
@@ -79,7 +81,7 @@ function isFresh(deps: CoreDeps, checkedAt: Date): boolean {
  * so it waits for publishing to give way (JobQueue.afterPublishing) rather than add a write before an init.
  */
 async function fetchAndStore(deps: CoreDeps, platform: PlatformDoc, caller: TikTokCaller): Promise<CreatorInfoRead> {
-  const result = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(deps.tiktok, token, caller));
+  const result = await withTikTokToken(deps, platform, (token) => queryCreatorInfo(tiktokHttpOf(deps), token, caller));
   const doc = { _id: platform._id, workspaceId: platform.workspaceId, result, fetchedAt: deps.now() };
   const store = () => storeRead(deps, doc);
   if (caller === 'background') void deps.jobs.afterPublishing(store);
@@ -88,7 +90,7 @@ async function fetchAndStore(deps: CoreDeps, platform: PlatformDoc, caller: TikT
 }
 
 /** Stores a read unless a newer one is stored already (a held store may land after a request's). */
-async function storeRead(deps: CoreDeps, doc: CreatorInfoDoc): Promise<void> {
+async function storeRead(deps: CoreDeps, doc: CreatorInfoDoc<TikTokCreatorInfoResult>): Promise<void> {
   try {
     await deps.db.creatorInfo.replaceOne({ _id: doc._id, fetchedAt: { $lt: doc.fetchedAt } }, doc, { upsert: true });
   } catch (error) {

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { recordAudit } from '../audit/record.js';
-import type { CoreDeps, Scope } from '../context.js';
-import type { PlatformDoc } from './documents.js';
-import { AppError, isDuplicateKeyError } from '../errors.js';
-import { requireMembership } from '../identity/memberships.js';
-import { buildAuthorizeUrl, exchangeCode, type TikTokTokens } from '../providers/tiktok/oauth.js';
-import { issueOAuthState, OAUTH_STATE_TTL_MS, spendOAuthState } from './oauth-states.js';
-import { TOKEN_LEASE_TTL_MS, underTokenLease } from './tiktok-token-access.js';
-import { readTikTokProfile, type TikTokProfile } from './tiktok-profile.js';
-import { deleteTokens, storeTokens } from './tiktok-tokens.js';
-import { forgetCreatorInfo } from './creator-info-cache.js';
+import { recordAudit } from '../../../audit/record.js';
+import type { CoreDeps, Scope } from '../../../context.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
+import { AppError, isDuplicateKeyError } from '../../../errors.js';
+import { requireMembership } from '../../../identity/memberships.js';
+import { buildAuthorizeUrl, exchangeCode, type TikTokTokens } from '../oauth.js';
+import { issueOAuthState, OAUTH_STATE_TTL_MS, spendOAuthState } from '../../../platforms/oauth-states.js';
+import { TOKEN_LEASE_TTL_MS, underTokenLease } from './token-access.js';
+import { readTikTokProfile, type TikTokProfile } from './profile.js';
+import { deleteTokens, storeTokens } from './tokens.js';
+import { forgetCreatorInfo } from '../rules/creator-info-cache.js';
+import { tiktokHttpOf } from '../http-of.js';
 
 /** Where to send the person next: TikTok's consent page, valid until `expiresAt`. */
 export interface StartedConnection {
@@ -30,7 +31,7 @@ export async function startTikTokConnection(
 ): Promise<StartedConnection> {
   const state = await issueOAuthState(deps, scope, input.binding);
   return {
-    authorizeUrl: buildAuthorizeUrl(deps.tiktok, { state }),
+    authorizeUrl: buildAuthorizeUrl(tiktokHttpOf(deps), { state }),
     expiresAt: new Date(deps.now().getTime() + OAUTH_STATE_TTL_MS),
   };
 }
@@ -73,8 +74,8 @@ export async function completeTikTokConnection(
       description: callback.errorDescription ?? 'TikTok sent neither a code nor an error.',
     };
   }
-  const tokens = await exchangeCode(deps.tiktok, callback.code);
-  const profile = await readTikTokProfile(deps.tiktok, deps.logger, tokens.accessToken, tokens.scopes);
+  const tokens = await exchangeCode(tiktokHttpOf(deps), callback.code);
+  const profile = await readTikTokProfile(tiktokHttpOf(deps), deps.logger, tokens.accessToken, tokens.scopes);
   const { platform, created } = await savePlatform(deps, scope, tokens, profile);
   deps.logger.info(
     { platformId: platform._id, workspaceId: scope.workspaceId, created, scopes: tokens.scopes },

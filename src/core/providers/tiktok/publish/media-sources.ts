@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { CoreDeps } from '../context.js';
-import type { MediaDoc } from '../media/documents.js';
-import { AppError } from '../errors.js';
-import { readImageSize } from '../media/preview.js';
-import { ensureRendition, renderFittingJpeg, renditionUrlOf, type JpegFit } from '../media/renditions.js';
-import { publicUrlOf } from '../media/view.js';
+import type { CoreDeps } from '../../../context.js';
+import type { MediaDoc } from '../../../media/documents.js';
+import { AppError } from '../../../errors.js';
+import { readImageSize } from '../../../media/preview.js';
+import { ensureRendition, renderFittingJpeg, renditionUrlOf, type JpegFit } from '../../../media/renditions.js';
+import { publicUrlOf } from '../../../media/view.js';
 
 /**
  * What TikTok takes as a photo (contract 4.4, docs/decisions.md): JPEG or WebP, "1080p" read as shorter side

@@ -1,8 +1,8 @@
-import type { Logger } from '../../logger.js';
-import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
-import { TikTokApiError } from '../providers/tiktok/errors.js';
-import type { TikTokHttp } from '../providers/tiktok/http.js';
-import { getUserInfo } from '../providers/tiktok/user-info.js';
+import type { Logger } from '../../../../logger.js';
+import { queryCreatorInfo, type TikTokCreatorInfoResult } from '../creator-info.js';
+import { TikTokApiError } from '../errors.js';
+import type { TikTokHttp } from '../http.js';
+import { getUserInfo } from '../user-info.js';
 
 /** What a connection records about the account besides its tokens. */
 export interface TikTokProfile {

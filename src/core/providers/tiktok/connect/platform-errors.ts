@@ -1,5 +1,5 @@
-import type { PlatformDoc } from './documents.js';
-import { AppError } from '../errors.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
+import { AppError } from '../../../errors.js';
 
 /** The account's authorization is gone (refresh token expired, rotated away or revoked): a person must reconnect. */
 export function reconnectNeeded(platform: Pick<PlatformDoc, 'displayName' | 'displayHandle'>): AppError {

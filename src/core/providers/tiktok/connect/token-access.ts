@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CoreDeps } from '../context.js';
-import type { PlatformDoc } from './documents.js';
-import { claimLease, releaseLease, type Lease } from '../db/leases.js';
-import { AppError } from '../errors.js';
-import { TikTokApiError } from '../providers/tiktok/errors.js';
-import { refreshTokens } from '../providers/tiktok/oauth.js';
+import type { CoreDeps } from '../../../context.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
+import { claimLease, releaseLease, type Lease } from '../../../db/leases.js';
+import { AppError } from '../../../errors.js';
+import { TikTokApiError } from '../errors.js';
+import { refreshTokens } from '../oauth.js';
 import { platformDisconnected, reconnectNeeded } from './platform-errors.js';
-import { expiresSoon, readTokens, storeTokens, type OpenTokens } from './tiktok-tokens.js';
+import { expiresSoon, readTokens, storeTokens, type OpenTokens } from './tokens.js';
+import { tiktokHttpOf } from '../http-of.js';
 
 /** How long one holder may keep a platform's token lease: a refresh is one call with a 30 s timeout. */
 export const TOKEN_LEASE_TTL_MS = 60_000;
@@ -89,7 +90,7 @@ async function reread(deps: CoreDeps, platform: PlatformDoc): Promise<{ current:
 export async function refreshHeld(deps: CoreDeps, platform: PlatformDoc, current: OpenTokens): Promise<OpenTokens> {
   let fresh;
   try {
-    fresh = await refreshTokens(deps.tiktok, current.refreshToken);
+    fresh = await refreshTokens(tiktokHttpOf(deps), current.refreshToken);
   } catch (error) {
     if (error instanceof TikTokApiError && error.needsReconnect) {
       await deps.db.platforms.updateOne(

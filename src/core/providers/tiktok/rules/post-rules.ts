@@ -1,12 +1,7 @@
-import type { IssueDetail } from '../errors.js';
-import {
-  PRIVACY_SELF_ONLY,
-  TIKTOK_LIMITS,
-  type TikTokPostingRules,
-  type TikTokPostKind,
-} from './tiktok-post-limits.js';
-import { TIKTOK_SETTING_KEYS } from './tiktok-settings-schema.js';
-import { checkTikTokMedia, type TikTokPostMedia } from './tiktok-media-rules.js';
+import type { IssueDetail } from '../../../errors.js';
+import { PRIVACY_SELF_ONLY, TIKTOK_LIMITS, type TikTokPostingRules, type TikTokPostKind } from './post-limits.js';
+import { TIKTOK_SETTING_KEYS } from './settings-schema.js';
+import { checkTikTokMedia, type TikTokPostMedia } from './media-rules.js';
 
 /** A create or publish request for one TikTok account, media resolved in `mediaIds` order. */
 export interface TikTokPostInput {

@@ -1,8 +1,8 @@
-import type { MediaDoc } from '../media/documents.js';
-import { toTikTokPostFields } from '../platforms/tiktok-post-fields.js';
-import type { TikTokPhotoPost, TikTokPrivacyLevel, TikTokVideoPostInfo } from '../providers/tiktok/publish.js';
-import type { TikTokVideoMimeType } from '../providers/tiktok/upload.js';
-import { PublishRefusal } from './failure.js';
+import type { MediaDoc } from '../../../media/documents.js';
+import { toTikTokPostFields } from '../rules/post-fields.js';
+import type { TikTokPhotoPost, TikTokPrivacyLevel, TikTokVideoPostInfo } from '../publish.js';
+import type { TikTokVideoMimeType } from '../upload.js';
+import { PublishRefusal } from '../../../publishing/failure.js';
 
 /** The post's fields as the Direct Post video init takes them (validated settings, mapped by toTikTokPostFields). */
 export function videoPostInfoOf(content: string, settings: Record<string, unknown>): TikTokVideoPostInfo {

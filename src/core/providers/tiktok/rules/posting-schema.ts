@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
-import type { Platform } from './list-platforms.js';
-import { PRIVACY_SELF_ONLY, TIKTOK_LIMITS as L, tiktokPostingRules } from './tiktok-post-limits.js';
-import { tiktokSettingsJsonSchema } from './tiktok-settings-schema.js';
+import type { TikTokCreatorInfoResult } from '../creator-info.js';
+import { PRIVACY_SELF_ONLY, TIKTOK_LIMITS as L, tiktokPostingRules } from './post-limits.js';
+import { tiktokSettingsJsonSchema } from './settings-schema.js';
 
 const JsonSchemaObject = z.record(z.string(), z.unknown()).describe('a JSON Schema (draft 2020-12) document');
 
@@ -79,7 +78,7 @@ export type PostingSchemaBody = z.infer<typeof PostingSchemaBodySchema>;
 
 /** What the builder needs: the account, a fresh creator-info answer and when it was fetched. */
 export interface PostingSchemaInput {
-  platform: Pick<Platform, 'id' | 'displayName' | 'displayHandle'>;
+  platform: { id: string; displayName: string | null; displayHandle: string | null };
   creator: TikTokCreatorInfoResult;
   checkedAt: Date;
 }

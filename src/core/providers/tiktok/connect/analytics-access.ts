@@ -1,5 +1,5 @@
-import { ANALYTICS_SCOPES } from '../providers/tiktok/config.js';
-import type { PlatformDoc } from './documents.js';
+import { ANALYTICS_SCOPES } from '../config.js';
+import type { PlatformDoc } from '../../../platforms/documents.js';
 
 /** Whether Postdeck may read an account's numbers on TikTok, and when not, why and what fixes it. */
 export interface AnalyticsAccess {

@@ -1,4 +1,4 @@
-import type { TikTokCreatorInfoResult } from '../providers/tiktok/creator-info.js';
+import type { TikTokCreatorInfoResult } from '../creator-info.js';
 
 /**
  * TikTok's fixed content and media limits (contract 4.2, 4.4, 4.8). Text lengths are UTF-16 code

@@ -1,9 +1,4 @@
-import {
-  PRIVACY_SELF_ONLY,
-  TIKTOK_LIMITS,
-  type TikTokPostingRules,
-  type TikTokPostKind,
-} from './tiktok-post-limits.js';
+import { PRIVACY_SELF_ONLY, TIKTOK_LIMITS, type TikTokPostingRules, type TikTokPostKind } from './post-limits.js';
 
 /** A JSON Schema document (draft 2020-12), as plain JSON. */
 export type JsonSchema = { [key: string]: unknown };

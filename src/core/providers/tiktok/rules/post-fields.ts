@@ -1,4 +1,4 @@
-import type { TikTokPostKind } from './tiktok-post-limits.js';
+import type { TikTokPostKind } from './post-limits.js';
 
 /** `post_info` of a Direct Post video init (contract 4.2). */
 export interface TikTokVideoPostInfo {

@@ -1,4 +1,4 @@
-import type { TikTokClientConfig } from '../providers/tiktok/config.js';
+import type { TikTokClientConfig } from '../config.js';
 
 /** Where TikTok shows posts and profiles to people. */
 const TIKTOK_WEB = 'https://www.tiktok.com';

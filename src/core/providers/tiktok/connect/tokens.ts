@@ -1,6 +1,6 @@
-import type { CoreDeps } from '../context.js';
-import type { PlatformTokenDoc } from './documents.js';
-import type { TikTokTokens } from '../providers/tiktok/oauth.js';
+import type { CoreDeps } from '../../../context.js';
+import type { PlatformTokenDoc } from '../../../platforms/documents.js';
+import type { TikTokTokens } from '../oauth.js';
 
 /** A platform's tokens, opened: only ever held in memory, never logged or returned by an endpoint. */
 export interface OpenTokens {

@@ -1,9 +1,9 @@
-import type { CoreDeps } from '../context.js';
-import { AppError } from '../errors.js';
-import { definePeriodicJob } from '../jobs/periodic-job.js';
-import { TikTokApiError } from '../providers/tiktok/errors.js';
-import { refreshHeld, underTokenLease } from './tiktok-token-access.js';
-import { readTokens } from './tiktok-tokens.js';
+import type { CoreDeps } from '../../../context.js';
+import { AppError } from '../../../errors.js';
+import { definePeriodicJob } from '../../../jobs/periodic-job.js';
+import { TikTokApiError } from '../errors.js';
+import { refreshHeld, underTokenLease } from './token-access.js';
+import { readTokens } from './tokens.js';
 
 /** How often the upkeep runs. */
 export const TOKEN_UPKEEP_EVERY_MS = 10 * 60_000;

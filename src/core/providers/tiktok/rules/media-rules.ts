@@ -1,5 +1,5 @@
-import type { IssueDetail } from '../errors.js';
-import { TIKTOK_LIMITS as L, type TikTokPostingRules } from './tiktok-post-limits.js';
+import type { IssueDetail } from '../../../errors.js';
+import { TIKTOK_LIMITS as L, type TikTokPostingRules } from './post-limits.js';
 
 /** A media object as the validator needs it; the video facts come from `thumbnailMetadata`. */
 export interface TikTokPostMedia {
