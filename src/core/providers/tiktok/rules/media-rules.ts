@@ -1,18 +1,9 @@
 import type { IssueDetail } from '../../../errors.js';
+import type { PostMedia } from '../../port.js';
 import { TIKTOK_LIMITS as L, type TikTokPostingRules } from './post-limits.js';
 
-/** A media object as the validator needs it; the video facts come from `thumbnailMetadata`. */
-export interface TikTokPostMedia {
-  id: string;
-  mediaType: string;
-  mimeType: string;
-  size: number | null;
-  status: string;
-  width?: number | null | undefined;
-  height?: number | null | undefined;
-  durationSec?: number | null | undefined;
-  fps?: number | null | undefined;
-}
+/** A media object as the validator needs it (the port's; the video facts come from `thumbnailMetadata`). */
+export type TikTokPostMedia = PostMedia;
 
 const MB = 1024 * 1024;
 
