@@ -136,7 +136,10 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
   );
   if (notOnce('slack') + notOnce('discord') > 0) problems.push('a draft without exactly one card per channel');
   if (twice > 0 || emulator.duplicates > 0 || emulator.strays.length > 0)
-    problems.push('a post not published exactly once');
+    problems.push(
+      `a post not published exactly once (${twice} published not once, ${emulator.duplicates} twice, ` +
+        `${emulator.strays.length} untracked: ${emulator.strays.map((stray) => JSON.stringify(stray.request).slice(0, 120)).join('; ')})`,
+    );
 
   const jobs = await waitFor(settings.settleTimeoutMs, async () => {
     const docs = await cluster.db.generationJobs.find({ _id: { $in: outcome.generationJobs } }).toArray();

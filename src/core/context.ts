@@ -55,6 +55,12 @@ export interface Scope {
   readonly surface?: Surface;
   /** In chat: the approver whose click the link's key carries out. */
   readonly chatUser?: ChatUser;
+  /**
+   * Set while a request sent with an Idempotency-Key executes: its key's binding id. What the request
+   * creates takes ids derived from it, so an execution repeated after its process died (its outcome
+   * never kept) finds what the first one made instead of making it twice.
+   */
+  readonly idempotencySeed?: string;
 }
 
 export type { Actor } from './actor.js';

@@ -35,13 +35,15 @@ export interface IdempotentResult {
  * Runs `execute` at most once per workspace and key: the first request binds the key to its
  * fingerprint and executes; the same request again (or concurrently) gets the kept outcome;
  * a different request with the key is `idempotency_key_reused`. `execute` returns what to keep;
- * when it throws, nothing is kept and the attempt is released, so a retry executes afresh.
+ * when it throws, nothing is kept and the attempt is released, so a retry executes afresh. It gets
+ * the binding's id as a seed (`Scope.idempotencySeed`): an executor that died after doing the work but
+ * before keeping the outcome is followed, once its attempt lapses, by one that must find that work.
  */
 export async function runIdempotent(
   deps: CoreDeps,
   scope: Scope,
   request: IdempotentRequest,
-  execute: () => Promise<IdempotentOutcome>,
+  execute: (seed: string) => Promise<IdempotentOutcome>,
   options: { attemptTtlMs?: number; waitLimitMs?: number } = {},
 ): Promise<IdempotentResult> {
   const ttlMs = options.attemptTtlMs ?? ATTEMPT_TTL_MS;
@@ -104,7 +106,7 @@ async function executeAttempt(
   deps: CoreDeps,
   binding: IdempotencyKeyDoc,
   attempt: Attempt,
-  execute: () => Promise<IdempotentOutcome>,
+  execute: (seed: string) => Promise<IdempotentOutcome>,
   ttlMs: number,
 ): Promise<IdempotentResult> {
   // An executor may have kept its outcome between our read and our claim: replay, do not redo.
@@ -114,7 +116,7 @@ async function executeAttempt(
   const heartbeat = keepAttemptAlive(deps, attempt, ttlMs);
   let outcome: IdempotentOutcome;
   try {
-    outcome = await execute();
+    outcome = await execute(binding.bindingId);
   } catch (error) {
     await heartbeat.stop();
     await releaseAttempt(deps, attempt);

@@ -10,12 +10,13 @@ import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
 import type { LoadedMedia } from '../providers/port.js';
 import { issuesMessage, loadPostMedia } from './post-media.js';
+import { groupOfEarlierRun, seededGroupIds, type GroupIds } from './earlier-run.js';
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
 
 /** For callers that must create each platform's post at most once across retries (generation jobs). */
 export interface CreatePostsOptions {
-  /** The root post and group id to use for a platform, instead of fresh ones: a second insert is refused. */
+  /** The root post and group id to use for a platform, instead of fresh ones: a second run gets the first one's. */
   ids?: (platformId: string) => { rootId: string; groupId: string };
   /** The generation job the posts come from (a draft's event names it). */
   generationJobId?: string;
@@ -54,9 +55,14 @@ export async function createPosts(
       continue;
     }
     try {
-      const ids = options.ids?.(platformId) ?? { rootId: randomUUID(), groupId: randomUUID() };
+      const ids: GroupIds = seededGroupIds(scope, platformId) ?? {
+        rootId: randomUUID(),
+        groupId: randomUUID(),
+        replyId: () => randomUUID(),
+      };
       const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now, {
         ...ids,
+        ...options.ids?.(platformId),
         generationJobId: options.generationJobId,
       });
       outcomes.push({ ok: true, entry: { platformId, status: 'created', post } });
@@ -161,7 +167,7 @@ async function commit(
   settings: Record<string, unknown>,
   scheduledFor: Date | null,
   now: Date,
-  { rootId, groupId, generationJobId }: { rootId: string; groupId: string; generationJobId: string | undefined },
+  { rootId, groupId, replyId, generationJobId }: GroupIds & { generationJobId: string | undefined },
 ): Promise<PostGroupView> {
   const state: PostState = input.mode === 'draft' ? 'DRAFT' : 'QUEUE';
   const base = {
@@ -205,7 +211,7 @@ async function commit(
   // is a millisecond apart so the group lists them in request order.
   const children: PostDoc[] = input.threadReplies.map((reply, i) => ({
     ...base,
-    _id: randomUUID(),
+    _id: replyId(i),
     parentPostId: rootId,
     content: reply.text,
     settings: reply.settings ?? {},
@@ -222,7 +228,7 @@ async function commit(
   } catch (error) {
     // Nothing was stored (a root refused as a duplicate of given ids is an earlier call's post: it stays).
     await refundPostCap(deps, root);
-    if (isDuplicateKeyError(error)) throw new AppError('conflict', 'This post was already created by an earlier run');
+    if (isDuplicateKeyError(error)) return groupOfEarlierRun(deps, scope, root, children);
     throw error;
   }
   try {

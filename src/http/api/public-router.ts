@@ -34,15 +34,15 @@ export function createPublicRouter(
         parts.push({ where: 'body', schema: route.body, value: (await readJsonBody(ctx, bodyLimitBytes)) ?? {} });
       }
       const call = prepareOperation(route.operation, { parts }, (path) => restPath(route, path));
-      const run = () => runCall(deps, route, scope, call);
       if (idempotencyKey !== undefined) {
         // Keyed after validation: a request that fails its schema never binds or spends the key.
         const { params, query, body } = call.parts;
         const fingerprinted = { method: route.method, route: route.path, params, query, body };
+        const run = (seed: string) => runCall(deps, route, { ...scope, idempotencySeed: seed }, call);
         await respondIdempotently(deps, ctx, scope, idempotencyKey, fingerprinted, route.status, run);
         return;
       }
-      render(ctx, route, await run());
+      render(ctx, route, await runCall(deps, route, scope, call));
     });
   }
   return router;

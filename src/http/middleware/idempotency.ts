@@ -36,7 +36,7 @@ export function readIdempotencyKey(ctx: AppContext): string | undefined {
  * Answers a keyed request: `run` (the route's handler) executes at most once per workspace and
  * key, and every request with that key and the same inputs gets the same status and the same
  * body bytes. Successes and client errors are kept; 5xx, rate limits and crashes are not, so a
- * retry executes again.
+ * retry executes again. `run` gets the key's seed to put in the scope (`Scope.idempotencySeed`).
  */
 export async function respondIdempotently(
   deps: CoreDeps,
@@ -45,12 +45,12 @@ export async function respondIdempotently(
   key: string,
   request: FingerprintedRequest,
   successStatus: number,
-  run: () => Promise<unknown>,
+  run: (seed: string) => Promise<unknown>,
 ): Promise<void> {
   const fingerprint = requestFingerprint(request);
-  const { outcome, replayed } = await runIdempotent(deps, scope, { key, fingerprint }, async () => {
+  const { outcome, replayed } = await runIdempotent(deps, scope, { key, fingerprint }, async (seed) => {
     try {
-      const result = await run();
+      const result = await run(seed);
       const body = successStatus === 204 ? null : (JSON.stringify(result) ?? null);
       return { type: 'success', status: successStatus, body } satisfies IdempotentOutcome;
     } catch (error) {

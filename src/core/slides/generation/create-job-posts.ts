@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { CoreDeps, Scope } from '../../context.js';
+import { derivedUuid } from '../../ids.js';
 import { createPosts } from '../../posts/create-posts.js';
 import type { GenerationJobDoc } from './documents.js';
 
@@ -80,11 +80,4 @@ export function jobRootPostIds(job: Pick<GenerationJobDoc, '_id' | 'request' | '
     .map((platformId) => jobPostIdsOf(job._id, platformId))
     .filter((ids) => created.has(ids.groupId))
     .map((ids) => ids.rootId);
-}
-
-/** A stable UUID (version 8 layout) from a name: the same job and platform always give the same id. */
-function derivedUuid(name: string): string {
-  const hex = createHash('sha256').update(name).digest('hex');
-  const variant = ((parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreDeps, Scope } from '../../context.js';
 import { refundCredit, spendCredit, type CreditSpend } from '../../credits/credits.js';
 import { reserveCredits } from '../../credits/reserve.js';
+import { derivedUuid } from '../../ids.js';
 import { checkPlatforms, combinedFailure, postTime, type PlatformFailure } from '../../posts/create-posts.js';
 import type { LoadedMedia } from '../../providers/port.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
@@ -25,8 +26,11 @@ export async function submitGeneration(
   input: GenerateInput,
 ): Promise<{ jobId: string; status: 'WAITING'; total: number }> {
   const total = input.slides?.length ?? input.slideCount ?? DEFAULT_SLIDES;
+  // A keyed request executed again (its first process died before its answer was kept) finds its job.
+  const jobId = scope.idempotencySeed === undefined ? randomUUID() : derivedUuid(`${scope.idempotencySeed}:job`);
+  const earlier = await deps.db.generationJobs.findOne({ _id: jobId, workspaceId: scope.workspaceId });
+  if (earlier) return resumeEarlier(deps, earlier);
   await checkJobPost(deps, scope, input, total);
-  const jobId = randomUUID();
   const settings = await getAiSettings(deps, scope);
   const language = input.language ?? settings.defaultLanguage;
   const useTopHooks = input.topic !== undefined && (input.useTopHooks ?? settings.defaultUseTopHooks);
@@ -132,12 +136,32 @@ export const UNSTARTED = Object.freeze({
 
 /** Stores and enqueues the job; if either fails, nothing stays behind and every credit is given back. */
 async function queue(deps: CoreDeps, job: GenerationJobDoc): Promise<void> {
+  const refund = () =>
+    refundAll(deps, [...(job.captionSpend ? [job.captionSpend] : []), ...(job.imageReservation ?? [])]);
   try {
     await deps.db.generationJobs.insertOne(job);
+  } catch (error) {
+    // Not stored, so not deleted either: a refused insert may be an earlier run's job under the same id.
+    await refund();
+    throw error;
+  }
+  try {
     await deps.jobs.enqueue(generateSlideshowJob, { jobId: job._id });
   } catch (error) {
     await deps.db.generationJobs.deleteOne({ _id: job._id });
-    await refundAll(deps, [...(job.captionSpend ? [job.captionSpend] : []), ...(job.imageReservation ?? [])]);
+    await refund();
     throw error;
   }
+}
+
+/**
+ * The answer an earlier run of the same keyed request gave. That run may have died between storing its
+ * job and queueing it, so a job still WAITING is queued again: a job run twice makes its post once.
+ */
+async function resumeEarlier(
+  deps: CoreDeps,
+  job: GenerationJobDoc,
+): Promise<{ jobId: string; status: 'WAITING'; total: number }> {
+  if (job.status === 'WAITING') await deps.jobs.enqueue(generateSlideshowJob, { jobId: job._id });
+  return { jobId: job._id, status: 'WAITING', total: job.total };
 }
