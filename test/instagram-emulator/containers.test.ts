@@ -220,3 +220,50 @@ describe('video containers', () => {
     }
   });
 });
+
+describe('resumable upload (rupload)', () => {
+  function upload(uri: string, token: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(uri, {
+      method: 'POST',
+      headers: { authorization: `OAuth ${token}`, offset: '0', file_size: String(bytes.length), ...headers },
+      body: bytes,
+    });
+  }
+
+  it('answers the container uri, takes the video bytes there, and checks them like a fetched video', async () => {
+    const created = await h.create(user.userId, user.token, {
+      media_type: 'REELS',
+      upload_type: 'resumable',
+      caption: 'up',
+    });
+    const { id, uri } = (await created.json()) as { id: string; uri: string };
+    expect(uri).toBe(`${h.emulator.url}/ig-api-upload/v25.0/${id}`);
+    expect((await h.settled(id, user.token)).status_code).toBe('IN_PROGRESS');
+    const video = buildMp4({ durationSec: 9, payloadBytes: 20_000 });
+    const sent = await upload(uri, user.token, video);
+    expect(await sent.json()).toEqual({ success: true, message: 'Upload successful.' });
+    expect((await h.settled(id, user.token)).status_code).toBe('FINISHED');
+
+    const other = (await (
+      await h.create(user.userId, user.token, { media_type: 'REELS', upload_type: 'resumable' })
+    ).json()) as { id: string; uri: string };
+    const short = await upload(other.uri, user.token, buildMp4({ durationSec: 1 }));
+    expect(short.status).toBe(200);
+    expect(await h.settled(other.id, user.token)).toMatchObject({
+      status: 'Error: Media upload has failed with error code 2207026',
+    });
+  });
+
+  it('refuses an unknown token with the debug_info body', async () => {
+    const created = await h.create(user.userId, user.token, { media_type: 'REELS', upload_type: 'resumable' });
+    const { uri } = (await created.json()) as { uri: string };
+    const refused = await upload(uri, 'IGAAnope', buildMp4());
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { debug_info: { message: string; type: string } };
+    expect(body.debug_info.type).toBe('ProcessingFailedError');
+    expect(JSON.parse(body.debug_info.message)).toEqual({
+      success: false,
+      error: { message: 'unauthorized user request' },
+    });
+  });
+});

@@ -20,24 +20,23 @@ export function jpeg(width: number, height: number): Promise<Buffer> {
 
 /** A loopback server the emulator fetches media from: paths are registered with their bytes; `/stall` never answers. */
 export class MediaServer {
-  private readonly files = new Map<string, Buffer>();
   private constructor(
     private readonly server: Server,
+    private readonly files: Map<string, Buffer>,
     readonly url: string,
   ) {}
 
   static async start(): Promise<MediaServer> {
-    let self: MediaServer | undefined;
+    const files = new Map<string, Buffer>();
     const server = createServer((req, res) => {
       if (req.url === '/stall') return; // holds the request open: the emulator's fetch deadline must end it
-      const body = self?.files.get(req.url ?? '');
+      const body = files.get(req.url ?? '');
       if (!body) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-length': body.length }).end(body);
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
-    self = new MediaServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return self;
+    return new MediaServer(server, files, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   }
 
   /** Serves `bytes` at `path` and answers its URL. */
@@ -98,7 +97,7 @@ export class Harness {
       scope,
       state,
     });
-    const pageAnswer = await fetch(`${this.emulator.url}/oauth/authorize?${query}`);
+    const pageAnswer = await fetch(`${this.emulator.url}/oauth/authorize?${query.toString()}`);
     expect(pageAnswer.status).toBe(200);
     expect(await pageAnswer.text()).toContain(`value="${accountId}"`);
     const form = new URLSearchParams(query);
@@ -136,14 +135,16 @@ export class Harness {
       client_secret: APP_SECRET,
       access_token: short.access_token,
     });
-    const long = (await (await fetch(`${this.emulator.url}/access_token?${query}`)).json()) as { access_token: string };
+    const long = (await (await fetch(`${this.emulator.url}/access_token?${query.toString()}`)).json()) as {
+      access_token: string;
+    };
     return { ...account, token: long.access_token };
   }
 
   /** A Graph call with its parameters in the query string and `access_token`, as Postiz sends them. */
   graph(method: string, path: string, token: string, params: Record<string, string> = {}): Promise<Response> {
     const query = new URLSearchParams({ ...params, access_token: token });
-    return fetch(`${this.emulator.url}/v25.0${path}?${query}`, { method });
+    return fetch(`${this.emulator.url}/v25.0${path}?${query.toString()}`, { method });
   }
 
   /** Creates a container and answers the response. */

@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 function tokenCall(path: string, params: Record<string, string>): Promise<Response> {
-  return fetch(`${h.emulator.url}${path}?${new URLSearchParams(params)}`);
+  return fetch(`${h.emulator.url}${path}?${new URLSearchParams(params).toString()}`);
 }
 
 describe('the consent page and the code exchange', () => {
@@ -75,7 +75,7 @@ describe('the consent page and the code exchange', () => {
       response_type: 'code',
       scope: 'instagram_business_basic',
     });
-    const answer = await fetch(`${h.emulator.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+    const answer = await fetch(`${h.emulator.url}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain('Invalid platform app');
   });
@@ -147,7 +147,7 @@ describe('/me', () => {
       media_count: 0,
     });
     expect(JSON.parse(me.headers.get('x-app-usage') ?? '{}')).toMatchObject({ call_count: expect.any(Number) });
-    expect(Object.keys(JSON.parse(me.headers.get('x-business-use-case-usage') ?? '{}'))).toEqual([userId]);
+    expect(Object.keys(JSON.parse(me.headers.get('x-business-use-case-usage') ?? '{}') as object)).toEqual([userId]);
   });
 
   it('lets a personal account connect, says PERSONAL, and refuses it content publishing (code 10)', async () => {

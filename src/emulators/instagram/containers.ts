@@ -5,6 +5,7 @@ import { statusOf } from './container-status.js';
 import { answerFault, graphCall, requireScope, type GraphCall } from './graph-auth.js';
 import { graphError, type GraphErrorSpec } from './graph-error.js';
 import { fetchImage, fetchVideo } from './media-fetch.js';
+import { settleVideo } from './video-check.js';
 import type { InstagramEmulatorOptions } from './options.js';
 import { flag } from './params.js';
 import { numericId, type Container, type InstagramState } from './state.js';
@@ -73,33 +74,17 @@ export function registerContainers(router: Router, state: InstagramState, option
       container.fetched = fetched;
       container.readyAt = state.now() + options.imageProcessingMs;
     } else {
-      void fetchVideoInto(state, options, container, call.params.get('video_url') ?? '');
+      const videoUrl = call.params.get('video_url');
+      // Meta fetches a video after answering; what it finds shows in the status. A resumable one waits for rupload.
+      if (videoUrl) void fetchVideo(videoUrl, options).then((got) => settleVideo(container, got, state.now(), options));
     }
     state.containers.set(container.id, container);
     if (call.lateFault) return answerFault(ctx, call.lateFault);
-    ctx.body = { id: container.id };
+    // A resumable container names the rupload address its video goes to (contract 2.6).
+    const version = (ctx.state as { version?: string }).version ?? 'v25.0';
+    const uri = `${ctx.protocol}://${ctx.host}/ig-api-upload/${version}/${container.id}`;
+    ctx.body = call.params.get('upload_type') === 'resumable' ? { id: container.id, uri } : { id: container.id };
   });
-}
-
-// Meta fetches a video after answering; what it finds shows in the container's status.
-async function fetchVideoInto(
-  state: InstagramState,
-  options: InstagramEmulatorOptions,
-  container: Container,
-  url: string,
-): Promise<void> {
-  const fetched = await fetchVideo(url, options);
-  if (!('kind' in fetched)) {
-    container.errorSubcode = fetched.subcode ?? 2207001;
-    return;
-  }
-  const offsetMs = Number(container.params.thumb_offset ?? 0);
-  if (offsetMs >= fetched.durationSec * 1000) {
-    container.errorSubcode = 2207057;
-    return;
-  }
-  container.fetched = fetched;
-  container.readyAt = state.now() + options.videoProcessingMs;
 }
 
 /** `children` as Meta takes it: a comma-separated string (a JSON array is tolerated, as a JSON body sends one). */
@@ -131,7 +116,11 @@ function shapeRefusal(params: Map<string, string>, options: InstagramEmulatorOpt
   }
   const isImage = mediaType === 'IMAGE';
   if (isImage && !params.get('image_url')) return required('image_url');
-  if ((mediaType === 'VIDEO' || mediaType === 'REELS') && !params.get('video_url')) return required('video_url');
+  const isVideo = mediaType === 'VIDEO' || mediaType === 'REELS';
+  const resumable = params.get('upload_type') === 'resumable';
+  if (params.has('upload_type') && (!isVideo || !resumable)) return notAllowed('upload_type');
+  if (isVideo && !resumable && !params.get('video_url')) return required('video_url');
+  if (resumable && params.has('video_url')) return notAllowed('video_url');
   if (mediaType === 'CAROUSEL' && !params.get('children')) return required('children');
   if (!isImage && params.has('image_url')) return notAllowed('image_url');
   if ((isImage || mediaType === 'CAROUSEL') && params.has('video_url')) return notAllowed('video_url');

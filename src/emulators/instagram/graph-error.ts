@@ -38,6 +38,13 @@ const CODE_MESSAGES: Record<number, string> = {
   80002: 'There have been too many calls to this Instagram account. Wait a bit and try again.',
 };
 
+/** A refusal of fetched or uploaded media: the Graph code and subcode, and the words. */
+export interface MediaRefusal {
+  code: number;
+  subcode?: number;
+  message: string;
+}
+
 /** A Graph error as the emulator answers it. */
 export interface GraphErrorSpec {
   code: number;

@@ -1,17 +1,8 @@
+import type { MediaRefusal } from './graph-error.js';
 import { imageFormatOf, jpegSize } from './jpeg.js';
-import { readVideoHead, type VideoHeader } from './mp4.js';
+import { checkVideoStream, type FetchedVideo } from './video-check.js';
 import type { InstagramEmulatorOptions } from './options.js';
 import type { FetchedMedia } from './state.js';
-
-/** A refusal of fetched media: the Graph code and subcode, and the words. */
-export interface MediaRefusal {
-  code: number;
-  subcode?: number;
-  message: string;
-}
-
-/** The largest head of a video kept while looking for its moov (real ones are a few MB). */
-const MAX_VIDEO_HEAD_BYTES = 64 * 1024 * 1024;
 
 type Download = { body: ReadableStream<Uint8Array>; declared: number } | MediaRefusal;
 
@@ -33,7 +24,7 @@ async function download(url: string, signal: AbortSignal, range: boolean): Promi
   return { body: response.body, declared: Number(response.headers.get('content-length') ?? -1) };
 }
 
-function isRefusal(value: unknown): value is MediaRefusal {
+export function isRefusal(value: unknown): value is MediaRefusal {
   return typeof value === 'object' && value !== null && 'code' in value;
 }
 
@@ -107,55 +98,13 @@ export async function fetchImage(url: string, options: InstagramEmulatorOptions)
 }
 
 /**
- * Fetches and checks a video_url (contract 2.4) as far as its header tells: MP4/MOV with moov before mdat, at
- * most 300 MB, 3 s to 15 min, at most 1920 columns, aspect 0.01:1 to 10:1. Every refusal is 352 / 2207026,
- * which the container's status carries. Only the head is kept; the rest is counted.
+ * Fetches and checks a video_url (contract 2.4); see `checkVideoStream` for what is checked. A fetch that fails
+ * answers like an image's (9004 / 2207052, -2 / 2207003).
  */
-export async function fetchVideo(
-  url: string,
-  options: InstagramEmulatorOptions,
-): Promise<Extract<FetchedMedia, { kind: 'video' }> | MediaRefusal> {
-  const unsupported = (why: string): MediaRefusal => ({
-    code: 352,
-    subcode: 2207026,
-    message: `The video format is not supported: ${why}.`,
-  });
-  const got = await withDeadline(url, options, async (signal) => {
+export async function fetchVideo(url: string, options: InstagramEmulatorOptions): Promise<FetchedVideo | MediaRefusal> {
+  return withDeadline(url, options, async (signal) => {
     const answer = await download(url, signal, true);
     if (isRefusal(answer)) return answer;
-    const chunks: Buffer[] = [];
-    let head = Buffer.alloc(0);
-    let total = 0;
-    let header: VideoHeader | undefined;
-    for await (const chunk of answer.body) {
-      total += chunk.length;
-      if (total > options.maxVideoBytes) return unsupported(`it is larger than ${options.maxVideoBytes} bytes`);
-      if (header) continue;
-      chunks.push(Buffer.from(chunk));
-      head = Buffer.concat(chunks);
-      const reading = readVideoHead(head, false);
-      if ('refused' in reading) return unsupported(reading.refused);
-      if ('ok' in reading) header = reading.ok;
-      else if (head.length > MAX_VIDEO_HEAD_BYTES) return unsupported('no moov box near the front');
-    }
-    if (!header) {
-      const reading = readVideoHead(head, true);
-      if (!('ok' in reading)) return unsupported('refused' in reading ? reading.refused : 'the file is cut');
-      header = reading.ok;
-    }
-    return { header, total };
+    return checkVideoStream(answer.body, options);
   });
-  if (isRefusal(got)) return got;
-  const { header, total } = got;
-  const { width, height, durationSec } = header;
-  if (durationSec < options.minVideoSec || durationSec > options.maxVideoSec) {
-    return unsupported(
-      `its duration ${durationSec.toFixed(1)} s is outside ${options.minVideoSec}-${options.maxVideoSec} s`,
-    );
-  }
-  if (width > options.maxVideoWidth)
-    return unsupported(`it is ${width} pixels wide (at most ${options.maxVideoWidth})`);
-  const ratio = width / height;
-  if (!(ratio >= 0.01 && ratio <= 10)) return unsupported(`its aspect ratio ${ratio.toFixed(4)} is outside 0.01-10`);
-  return { kind: 'video', bytes: total, width, height, durationSec };
 }

@@ -14,6 +14,7 @@ import { registerNodes } from './nodes.js';
 import { registerOAuthToken } from './oauth-token.js';
 import { resolveInstagramOptions, type InstagramEmulatorSettings } from './options.js';
 import { registerPublish } from './publish.js';
+import { registerRupload } from './rupload.js';
 import { InstagramState } from './state.js';
 import { usageHeaders } from './usage-headers.js';
 
@@ -47,12 +48,17 @@ export async function startInstagramEmulator(
   registerMediaPages(router, state);
   registerContainers(router, state, options);
   registerPublish(router, state, options);
+  registerRupload(router, state, options);
   registerInsights(router, state);
   registerNodes(router, state, options);
 
   const app = new Koa();
   app.use(async (ctx, next) => {
-    ctx.path = ctx.path.replace(VERSION_PREFIX, '');
+    const version = VERSION_PREFIX.exec(ctx.path)?.[0];
+    if (version) {
+      (ctx.state as { version?: string }).version = version.slice(1);
+      ctx.path = ctx.path.slice(version.length);
+    }
     try {
       await next();
     } catch {
