@@ -45,6 +45,27 @@ describe('faults', () => {
     expect(listed.media).toHaveLength(1);
   });
 
+  it('cuts the connection after a publish that happened (a timeout): the container reads PUBLISHED', async () => {
+    const user = await h.connect();
+    await fault(user, { endpoint: 'media_publish', afterSuccess: true, drop: true });
+    const container = await h.containerOf(user.userId, user.token, { image_url: image });
+    const cut = await h.graph('POST', `/${user.userId}/media_publish`, user.token, { creation_id: container }).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    expect(cut).toBe('cut');
+    expect(await h.settled(container, user.token)).toMatchObject({ status_code: 'PUBLISHED' });
+  });
+
+  it('refuses a fault without a code (unless it drops the connection) or for an unknown endpoint', async () => {
+    const user = await h.connect();
+    for (const body of [{ endpoint: 'media_publish' }, { endpoint: 'nope', code: 4 }]) {
+      const answer = await h.control('POST', `/__control/accounts/${user.id}/faults`, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await h.control('POST', '/__control/accounts/404/faults', { endpoint: '*', code: 4 })).status).toBe(404);
+  });
+
   it('answers a spurious 100 / 33 on a container read once, then the real status', async () => {
     const user = await h.connect();
     const container = await h.containerOf(user.userId, user.token, { image_url: image });

@@ -61,12 +61,22 @@ export async function graphCall(
   return { grant, account, params, lateFault: fault };
 }
 
-/** Answers an injected fault, with throttling headers at 100 % when it carries `regainMinutes`. */
+/** Answers an injected fault, with throttling headers at 100 % when it carries `regainMinutes`, or cuts the connection. */
 export function answerFault(ctx: Context, fault: NonNullable<ReturnType<InstagramState['takeFault']>>): void {
+  if (fault.drop) {
+    ctx.respond = false;
+    ctx.req.socket.destroy();
+    return;
+  }
   if (fault.regainMinutes !== undefined) {
     (ctx.state as { throttledFor?: number }).throttledFor = fault.regainMinutes;
   }
-  graphError(ctx, { code: fault.code, subcode: fault.subcode, message: fault.message, httpStatus: fault.httpStatus });
+  graphError(ctx, {
+    code: fault.code ?? 1,
+    subcode: fault.subcode,
+    message: fault.message,
+    httpStatus: fault.httpStatus,
+  });
 }
 
 /** Refuses (code 10) a call whose token lacks `scope`. */

@@ -18,18 +18,23 @@ export type FaultEndpoint = (typeof FAULT_ENDPOINTS)[number];
 /**
  * An injected fault (contract "Points a faithful emulator must reproduce" 8): the next `times` calls of
  * `endpoint` answer the Graph error `code`/`subcode`. With `afterSuccess` the call takes effect first (the
- * "published but reported failed" case); with `regainMinutes` the answer carries the throttling headers at 100 %.
+ * "published but reported failed" case); with `regainMinutes` the answer carries the throttling headers at 100 %;
+ * with `drop` the connection is cut with no answer at all.
  */
-export const FaultSchema = z.object({
-  endpoint: z.enum(FAULT_ENDPOINTS),
-  code: z.number().int(),
-  subcode: z.number().int().optional(),
-  message: z.string().min(1).optional(),
-  httpStatus: z.number().int().min(400).max(599).default(400),
-  afterSuccess: z.boolean().default(false),
-  regainMinutes: z.number().int().min(0).optional(),
-  times: z.number().int().positive().default(1),
-});
+export const FaultSchema = z
+  .object({
+    endpoint: z.enum(FAULT_ENDPOINTS),
+    code: z.number().int().optional(),
+    subcode: z.number().int().optional(),
+    message: z.string().min(1).optional(),
+    httpStatus: z.number().int().min(400).max(599).default(400),
+    afterSuccess: z.boolean().default(false),
+    regainMinutes: z.number().int().min(0).optional(),
+    times: z.number().int().positive().default(1),
+    /** Cut the connection instead of answering (a timeout as the client sees it); `code` is then not needed. */
+    drop: z.boolean().default(false),
+  })
+  .refine((fault) => fault.drop || fault.code !== undefined, { message: 'code is required unless drop is true' });
 /** See FaultSchema. */
 export type Fault = z.infer<typeof FaultSchema>;
 
