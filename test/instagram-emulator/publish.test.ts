@@ -80,7 +80,9 @@ describe('carousels', () => {
         ],
       }),
     ]);
-    expect(await (await h.control('GET', '/__control/media/page')).text()).toContain('Carousel of 3');
+    const page = await (await h.control('GET', '/__control/media/page')).text();
+    expect(page).toContain('Carousel of 3');
+    expect(page).toContain('<figcaption>1080x1350</figcaption>');
   });
 
   it('refuses fewer than 2 or more than 10 children with 100 / 2207028', async () => {

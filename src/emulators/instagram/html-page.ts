@@ -14,7 +14,8 @@ fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.
 .account small{color:#737373}.buttons{display:flex;gap:.75rem;margin:1.25rem 0 0}
 button{flex:1;font:inherit;font-weight:600;padding:.7rem 1rem;border-radius:8px;border:0;background:#0095f6;color:#fff;cursor:pointer}
 button.secondary{background:#efefef;color:#262626}
-.slides{display:flex;gap:.5rem;overflow-x:auto;margin:.75rem 0}.slides img{height:14rem;border-radius:6px}
+.slides{display:flex;gap:.5rem;overflow-x:auto;margin:.75rem 0}.slides figure{margin:0}.slides img{height:14rem;border-radius:6px}
+figcaption{font-size:.8rem;color:#737373;text-align:center}
 .posts{list-style:none;padding:0}.posts li{padding:.75rem 0;border-bottom:1px solid #efefef}
 </style></head><body><main>${main}</main></body></html>`;
 }

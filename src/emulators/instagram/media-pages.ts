@@ -14,7 +14,7 @@ function pictures(state: InstagramState, media: Media): string {
       const { width, height } = item.fetched;
       if (item.fetched.kind === 'video')
         return `<p>Video ${width}x${height}, ${item.fetched.durationSec.toFixed(1)} s</p>`;
-      return `<img src="/__control/media/${escapeHtml(item.id)}/bytes" alt="Image ${width}x${height}" width="${width}" height="${height}" style="width:auto">`;
+      return `<figure><img src="/__control/media/${escapeHtml(item.id)}/bytes" alt="Image ${width}x${height}" width="${width}" height="${height}" style="width:auto"><figcaption>${width}x${height}</figcaption></figure>`;
     })
     .join('');
 }
