@@ -162,6 +162,22 @@ describe('media_publish', () => {
   });
 });
 
+describe("another account's objects", () => {
+  it('answers 100 / 33 for a container, media or user path of another account, and 2207008 for its creation_id', async () => {
+    const owner = await h.connect();
+    const stranger = await h.connect();
+    const container = await h.containerOf(owner.userId, owner.token, { image_url: image45 });
+    const mediaId = await publishedId(owner, await h.containerOf(owner.userId, owner.token, { image_url: image45 }));
+    for (const path of [`/${container}`, `/${mediaId}`, `/${mediaId}/insights?metric=views`]) {
+      const read = await h.graph('GET', path.split('?')[0] ?? '', stranger.token, { metric: 'views' });
+      expect(await graphErrorOf(read), path).toMatchObject({ code: 100, error_subcode: 33 });
+    }
+    const create = await h.create(owner.userId, stranger.token, { image_url: image45 });
+    expect(await graphErrorOf(create)).toMatchObject({ code: 100, error_subcode: 33 });
+    expect(await graphErrorOf(await publish(stranger, container))).toMatchObject({ code: 24, error_subcode: 2207008 });
+  });
+});
+
 describe('the rolling 24 h quota', () => {
   it('counts publishes (a carousel as one), refuses past quota_total with 9 / 2207042, and frees up after 24 h', async () => {
     await h.control('PATCH', '/__control/settings', { quotaTotal: 2 });
