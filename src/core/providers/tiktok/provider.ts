@@ -9,6 +9,7 @@ import { initTikTokPublish } from './publish/init.js';
 import { readTikTokPublishState } from './publish/read-status.js';
 import { postPagesBaseUrl, releaseLinkLabel, releaseUrlOf } from './publish/release-url.js';
 import { checkTikTokPost } from './rules/check-post.js';
+import { TIKTOK_FRAMES } from './frames.js';
 import { tiktokPostKind } from './rules/post-rules.js';
 import { tiktokPostingSchemaFor } from './rules/schema-for.js';
 import { MAX_VIDEO_IDS_PER_QUERY } from './video-query.js';
@@ -45,5 +46,6 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
       readPostCounts: readTikTokPostCounts,
       readAccountCounts: readTikTokAccountCounts,
     },
+    frames: TIKTOK_FRAMES,
   };
 }
