@@ -1,3 +1,5 @@
+import type { CoreDeps } from '../../src/core/context.js';
+import type { Provider } from '../../src/core/providers/port.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import type { PlanTable } from '../../src/core/plans.js';
 import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
@@ -36,13 +38,19 @@ export interface AiStack {
 }
 
 export async function startAiStack(
-  options: { plans?: PlanTable; ai?: Partial<AiProviderConfig>; worker?: boolean } = {},
+  options: {
+    plans?: PlanTable;
+    ai?: Partial<AiProviderConfig>;
+    worker?: boolean;
+    providers?: Provider<CoreDeps>[];
+  } = {},
 ): Promise<AiStack> {
   const [f, openai] = await Promise.all([startTikTokFixture(), startOpenAiEmulator()]);
   const t = await openTestDatabase({
     tiktok: f.config,
     plans: options.plans,
     ai: emulatorAiConfig(openai, options.ai),
+    ...(options.providers ? { providers: options.providers } : {}),
   });
   const server = await startTestServer(t);
   if (options.worker !== false) await t.startWorker();

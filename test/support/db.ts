@@ -17,6 +17,7 @@ import { DEFAULT_PLANS, type PlanTable } from '../../src/core/plans.js';
 import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { createTikTokProvider } from '../../src/core/providers/tiktok/provider.js';
+import type { Provider } from '../../src/core/providers/port.js';
 import { createProviderRegistry } from '../../src/core/providers/registry.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import { createAiProvider } from '../../src/core/providers/openai/provider.js';
@@ -80,6 +81,8 @@ export async function openTestDatabase(
      * periodic jobs such as the insights planner run on their own); off by default, so tests stay quiet.
      */
     recurring?: boolean;
+    /** More networks registered after TikTok (a test's own object over the port). */
+    providers?: Provider<CoreDeps>[];
   } = {},
 ): Promise<TestDatabase> {
   const uri = inject('mongoUri');
@@ -101,6 +104,7 @@ export async function openTestDatabase(
     keyCache: new ApiKeyCache(collections, logger),
     providers: createProviderRegistry([
       createTikTokProvider(new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 })),
+      ...(options.providers ?? []),
     ]),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},

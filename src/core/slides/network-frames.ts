@@ -2,13 +2,9 @@ import type { CoreDeps, Scope } from '../context.js';
 import { notFound } from '../errors.js';
 import type { PlatformDoc } from '../platforms/documents.js';
 import type { SlideFrame } from '../providers/port.js';
+import type { NetworkPlatforms } from './network-platforms.js';
 
-/** The platforms of one network a set of slides is drawn for. */
-export interface NetworkPlatforms {
-  /** The platforms' `provider` value. */
-  provider: PlatformDoc['provider'];
-  platformIds: string[];
-}
+export type { NetworkPlatforms } from './network-platforms.js';
 
 /** A network's platforms and the frame its slides are drawn in. */
 export interface NetworkFrame extends NetworkPlatforms {

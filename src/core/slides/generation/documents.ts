@@ -5,7 +5,7 @@ import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
 import type { SlideLength } from '../slide-length.js';
 import type { Warning } from '../composite-schema.js';
 import type { HookExamples } from '../hook-examples-schema.js';
-import type { NetworkPlatforms } from '../network-frames.js';
+import type { NetworkPlatforms } from '../network-platforms.js';
 
 // Stored documents of slideshow generation. Ids are UUID strings kept in `_id`.
 

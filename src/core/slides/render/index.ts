@@ -111,9 +111,18 @@ export const SLIDE_JPEG = Object.freeze({ quality: 88 });
 
 /** Lays the caption out for `frame`: wrapped, fitted to the safe zone, its effect drawn. */
 export async function prepareCaption(input: CaptionInput, frame: SlideFrame): Promise<PreparedCaption> {
-  const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * frame.height);
-  const fitted = await fitCaption(input, requestedPx, zoneOf(frame), frame.height);
+  const textHeight = textScaleHeight(frame);
+  const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * textHeight);
+  const fitted = await fitCaption(input, requestedPx, zoneOf(frame), textHeight);
   return { frame, requestedPx, ...fitted };
+}
+
+/**
+ * The height caption sizes are shares of: a 9:16 frame's of the same width. Every frame is shown at the
+ * phone's width, so a medium caption reads the same size on a 4:5 slide as on a 9:16 one.
+ */
+export function textScaleHeight(frame: { width: number }): number {
+  return Math.round((frame.width * 16) / 9);
 }
 
 /** The share of the zone's width lines are broken to. */
@@ -130,10 +139,10 @@ async function fitCaption(
   input: CaptionInput,
   requestedPx: number,
   zone: Box,
-  frameHeight: number,
+  textHeight: number,
 ): Promise<{ layer: CaptionLayer; px: number; lines: string[]; unsupported: string[] }> {
   // Below the usual floor only when nothing else fits (a wall of long words): inside the zone beats legible-but-cut.
-  const floor = Math.round(MIN_SIZE_SHARE * frameHeight);
+  const floor = Math.round(MIN_SIZE_SHARE * textHeight);
   const colour = textColourOf(input.textEffect);
   let px = requestedPx;
   for (;;) {
