@@ -12,6 +12,7 @@ import { prepareCaption } from '../../src/core/slides/render/index.js';
 import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
 import { buildPlatform } from '../support/factories.js';
 import { pathOf, upload } from '../support/media.js';
+import { connectMcpOverHttp } from '../support/mcp.js';
 import { call, DIRECT } from '../support/posts.js';
 
 // Slides drawn per network: TikTok's 1080x1920 and a carousel network's 1080x1350 (Instagram's frame). The
@@ -160,6 +161,31 @@ describe('slides framed per network', () => {
       prepareCaption(caption, INSTAGRAM_FRAMES.slides),
     ]);
     expect(carouselSized.requestedPx).toBe(tall.requestedPx);
+  });
+
+  it("answers the frames over MCP too, as the tool's output schema says", async () => {
+    const { tenant, tiktok, carousel } = await twoNetworks();
+    const image = await greyImage(tenant.apiKey);
+    const client = await connectMcpOverHttp(stack.server.url, tenant.apiKey);
+    try {
+      const result = await client.callTool({
+        name: 'composite_slides',
+        arguments: {
+          platformIds: [carousel._id, tiktok._id],
+          slides: [{ index: 0, mediaId: image, caption: 'A hook' }],
+        },
+      });
+      expect(result.isError).toBeFalsy();
+      const content = result.structuredContent as { slides: Slide[]; frames: Framed[] };
+      // The first platform's network comes first, and its slides are the answer's own.
+      expect(content.frames.map((each) => [each.provider, each.width, each.height])).toEqual([
+        ['instagram', 1080, 1350],
+        ['tiktok', 1080, 1920],
+      ]);
+      expect(content.slides).toEqual(content.frames[0]?.slides);
+    } finally {
+      await client.close();
+    }
   });
 
   it('keeps the answer it gave before without platformIds: slides in the image shape, no frames', async () => {
