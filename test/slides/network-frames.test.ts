@@ -112,6 +112,9 @@ function expectInside(ink: Awaited<ReturnType<typeof inkOf>>, frame: SlideFrame)
 type Slide = { index: number; mediaId: string; publicUrl: string; previewUrl: string };
 type Framed = { provider: string; platformIds: string[]; width: number; height: number; slides: Slide[] };
 
+/** A caption too long for either frame at large: shrunk, with a warning per frame. */
+const LONG = 'Longwordsdontoverflow '.repeat(20).trim();
+
 const CAPTIONS = [
   'Five mornings that changed how I work',
   'Wake up before the phone does: no screen for the first hour, a glass of water and ten minutes outside',
@@ -234,11 +237,12 @@ describe('slides framed per network', () => {
     const { tenant, tiktok, carousel } = await twoNetworks();
     const accepted = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', {
       platformIds: [tiktok._id, carousel._id],
-      slides: CAPTIONS.map((caption, index) => ({
+      slides: [...CAPTIONS, LONG].map((caption, index) => ({
         index,
         caption,
         imagePrompt: `a calm morning desk, scene ${index}`,
       })),
+      captionSize: 'large',
       mode: 'draft',
       settings: DIRECT,
     });
@@ -254,16 +258,24 @@ describe('slides framed per network', () => {
     const posts = await Promise.all(groupIds.map((groupId) => stack.t.deps.db.posts.findOne({ groupId })));
     expect(posts.map((post) => post?.platformId)).toEqual([tiktok._id, carousel._id]);
     const sizes = async (ids: string[]) => Promise.all(ids.map(async (id) => (await mediaDoc(id)).thumbnailMetadata));
-    expect(await sizes(posts[0]?.mediaIds ?? [])).toEqual(Array(3).fill({ width: 1080, height: 1920 }));
-    expect(await sizes(posts[1]?.mediaIds ?? [])).toEqual(Array(3).fill({ width: 1080, height: 1350 }));
+    expect(await sizes(posts[0]?.mediaIds ?? [])).toEqual(Array(4).fill({ width: 1080, height: 1920 }));
+    expect(await sizes(posts[1]?.mediaIds ?? [])).toEqual(Array(4).fill({ width: 1080, height: 1350 }));
+    // The long caption was shrunk in each frame, and the job says so for each network.
+    const warnings = job.warnings as { index: number; code: string; provider?: string }[];
+    expect(warnings.every((warning) => warning.provider === 'tiktok' || warning.provider === 'instagram')).toBe(true);
+    const last = warnings.filter((warning) => warning.index === 3);
+    expect(last.map(({ index, code, provider }) => ({ index, code, provider }))).toEqual([
+      { index: 3, code: 'text_shrunk', provider: 'tiktok' },
+      { index: 3, code: 'text_shrunk', provider: 'instagram' },
+    ]);
     // One image per slide was generated and paid for, not one per network.
     const generated = await stack.t.deps.db.media.countDocuments({
       workspaceId: tenant.workspaceId,
       source: 'generated',
     });
-    expect(generated).toBe(3);
+    expect(generated).toBe(4);
     const usage = (await call(stack.server, tenant.apiKey, 'GET', '/usage')).body as Record<string, { used: number }>;
-    expect(usage.imageCredits?.used).toBe(3);
+    expect(usage.imageCredits?.used).toBe(4);
   });
 
   it('draws a contact sheet of one slideshow in both frames (test-artifacts/slides-per-network.png)', async () => {
