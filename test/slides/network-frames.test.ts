@@ -1,72 +1,24 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreDeps } from '../../src/core/context.js';
 import type { MediaDoc } from '../../src/core/media/documents.js';
 import { readMediaBytes } from '../../src/core/media/store-bytes.js';
 import { INSTAGRAM_FRAMES } from '../../src/core/providers/instagram/frames.js';
-import type { Provider, SlideFrame } from '../../src/core/providers/port.js';
+import type { SlideFrame } from '../../src/core/providers/port.js';
 import { TIKTOK_FRAMES } from '../../src/core/providers/tiktok/frames.js';
 import { prepareCaption } from '../../src/core/slides/render/index.js';
-import { creatorTenant, FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
-import { buildPlatform } from '../support/factories.js';
-import { pathOf, upload } from '../support/media.js';
+import { FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
+import { CAPTIONS, carouselNetwork, twoNetworks, type Framed, type Slide } from '../support/carousel-network.js';
+import { upload } from '../support/media.js';
 import { connectMcpOverHttp } from '../support/mcp.js';
 import { call, DIRECT } from '../support/posts.js';
 
-// Slides drawn per network: TikTok's 1080x1920 and a carousel network's 1080x1350 (Instagram's frame). The
-// second network is a provider object of the test's own over the port (its rules accept any photo post);
-// its frame is the one the Instagram provider will carry.
-const unused = () => {
-  throw new Error('not used by these tests');
-};
-const carouselNetwork: Provider<CoreDeps> = {
-  id: 'instagram' as never,
-  name: 'Instagram',
-  accounts: {
-    analyticsAccess: () => ({ granted: false, missingScopes: [], reason: null, fix: null }),
-    disconnect: unused,
-    underLease: unused,
-  },
-  rules: {
-    checkPost: (_deps, _platform, fields) =>
-      Promise.resolve({ issues: [], settings: fields.settings as Record<string, unknown> }),
-    postingSchema: unused,
-  },
-  publishing: {
-    postKind: (media) => (media.every((each) => each.mediaType === 'image') ? 'photo' : null),
-    threadReplies: false,
-    init: unused,
-    readStatus: unused,
-    releaseUrl: () => null,
-    releaseLinkLabel: () => 'View on Instagram',
-  },
-  insights: {
-    postsScope: 'instagram_business_manage_insights',
-    postsPerRead: 1,
-    totalsScope: 'instagram_business_manage_insights',
-    readPostCounts: unused,
-    readAccountCounts: unused,
-  },
-  frames: INSTAGRAM_FRAMES,
-};
-
+// Slides drawn per network: TikTok's 1080x1920 and a carousel network's 1080x1350 (Instagram's frame).
 let stack: AiStack;
 beforeAll(async () => {
   stack = await startAiStack({ plans: FREE_AND_CREATOR_PLANS, providers: [carouselNetwork] });
 });
 afterAll(() => stack.stop());
-
-/** A tenant with a TikTok account (through the emulator) and a carousel-network account. */
-async function twoNetworks() {
-  const { tenant, platform } = await creatorTenant(stack);
-  const carousel = await buildPlatform(stack.t.deps, tenant.workspaceId, {
-    provider: 'instagram' as never,
-    displayHandle: 'carousel.maker',
-  });
-  return { tenant, tiktok: platform, carousel };
-}
 
 const GREY = 128;
 async function greyImage(apiKey: string, width = 720, height = 1280): Promise<string> {
@@ -109,21 +61,12 @@ function expectInside(ink: Awaited<ReturnType<typeof inkOf>>, frame: SlideFrame)
   for (const corner of ink.edge) expect(Math.abs(corner - GREY)).toBeLessThanOrEqual(8);
 }
 
-type Slide = { index: number; mediaId: string; publicUrl: string; previewUrl: string };
-type Framed = { provider: string; platformIds: string[]; width: number; height: number; slides: Slide[] };
-
 /** A caption too long for either frame at large: shrunk, with a warning per frame. */
 const LONG = 'Longwordsdontoverflow '.repeat(20).trim();
 
-const CAPTIONS = [
-  'Five mornings that changed how I work',
-  'Wake up before the phone does: no screen for the first hour, a glass of water and ten minutes outside',
-  'Write the one thing that matters today on paper, then do it first',
-];
-
 describe('slides framed per network', () => {
   it('composites each slide once per network of platformIds, in its frame, the caption laid out anew inside its safe area', async () => {
-    const { tenant, tiktok, carousel } = await twoNetworks();
+    const { tenant, tiktok, carousel } = await twoNetworks(stack);
     const image = await greyImage(tenant.apiKey);
     const answer = await call(stack.server, tenant.apiKey, 'POST', '/slides/composite', {
       platformIds: [tiktok._id, carousel._id],
@@ -167,7 +110,7 @@ describe('slides framed per network', () => {
   });
 
   it("answers the frames over MCP too, as the tool's output schema says", async () => {
-    const { tenant, tiktok, carousel } = await twoNetworks();
+    const { tenant, tiktok, carousel } = await twoNetworks(stack);
     const image = await greyImage(tenant.apiKey);
     const client = await connectMcpOverHttp(stack.server.url, tenant.apiKey);
     try {
@@ -192,7 +135,7 @@ describe('slides framed per network', () => {
   });
 
   it('keeps the answer it gave before without platformIds: slides in the image shape, no frames', async () => {
-    const { tenant } = await twoNetworks();
+    const { tenant } = await twoNetworks(stack);
     const image = await greyImage(tenant.apiKey, 1080, 1350);
     const answer = await call(stack.server, tenant.apiKey, 'POST', '/slides/composite', {
       slides: [{ index: 0, mediaId: image, caption: 'A hook' }],
@@ -204,8 +147,8 @@ describe('slides framed per network', () => {
   });
 
   it("refuses platformIds that are not ids (invalid_request), another workspace's (not_found), and no key or a bad key", async () => {
-    const { tenant, tiktok } = await twoNetworks();
-    const other = await twoNetworks();
+    const { tenant, tiktok } = await twoNetworks(stack);
+    const other = await twoNetworks(stack);
     const image = await greyImage(tenant.apiKey);
     const slides = [{ index: 0, mediaId: image, caption: 'A hook' }];
     const malformed = await call(stack.server, tenant.apiKey, 'POST', '/slides/composite', {
@@ -234,7 +177,7 @@ describe('slides framed per network', () => {
   });
 
   it('generates each image once and frames it per network: one post group per platform, each with its own slides', async () => {
-    const { tenant, tiktok, carousel } = await twoNetworks();
+    const { tenant, tiktok, carousel } = await twoNetworks(stack);
     const accepted = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', {
       platformIds: [tiktok._id, carousel._id],
       slides: [...CAPTIONS, LONG].map((caption, index) => ({
@@ -276,70 +219,5 @@ describe('slides framed per network', () => {
     expect(generated).toBe(4);
     const usage = (await call(stack.server, tenant.apiKey, 'GET', '/usage')).body as Record<string, { used: number }>;
     expect(usage.imageCredits?.used).toBe(4);
-  });
-
-  it('draws a contact sheet of one slideshow in both frames (test-artifacts/slides-per-network.png)', async () => {
-    const { tenant, tiktok, carousel } = await twoNetworks();
-    const photo = await sharp({
-      create: { width: 1024, height: 1536, channels: 3, background: '#6a8caf' },
-    })
-      .composite([
-        {
-          input: Buffer.from(
-            `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1536"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f6d365"/><stop offset="0.5" stop-color="#fda085"/><stop offset="1" stop-color="#2b5876"/></linearGradient></defs><rect width="1024" height="1536" fill="url(#g)"/><circle cx="512" cy="520" r="180" fill="#fff3b0"/><rect x="0" y="1100" width="1024" height="436" fill="#1d3b53"/></svg>`,
-          ),
-        },
-      ])
-      .jpeg()
-      .toBuffer();
-    const uploaded = await upload(stack.server, tenant.apiKey, {
-      bytes: photo,
-      name: 'sunrise.jpg',
-      type: 'image/jpeg',
-    });
-    const image = String(((await uploaded.json()) as { id: string }).id);
-    const answer = await call(stack.server, tenant.apiKey, 'POST', '/slides/composite', {
-      platformIds: [tiktok._id, carousel._id],
-      slides: CAPTIONS.map((caption, index) => ({
-        index,
-        mediaId: image,
-        caption,
-        textEffect: index === 2 ? 'box' : 'outline',
-      })),
-    });
-    expect(answer.status).toBe(201);
-    const frames = answer.body.frames as Framed[];
-    const frameOf = { tiktok: TIKTOK_FRAMES.slides, instagram: INSTAGRAM_FRAMES.slides } as Record<string, SlideFrame>;
-    const scale = 0.3;
-    const tiles: OverlayOptions[] = [];
-    let top = 10;
-    for (const framed of frames) {
-      const frame = frameOf[framed.provider] as SlideFrame;
-      for (const [n, slide] of framed.slides.entries()) {
-        const response = await stack.server.request(pathOf(slide.publicUrl));
-        const bytes = Buffer.from(await response.arrayBuffer());
-        const { top: st, right, bottom, left } = frame.safeArea;
-        const zone = `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}"><rect x="${left}" y="${st}" width="${frame.width - left - right}" height="${frame.height - st - bottom}" fill="none" stroke="#00f2ea" stroke-width="6" stroke-dasharray="24 16"/></svg>`;
-        const marked = await sharp(bytes)
-          .composite([{ input: Buffer.from(zone) }])
-          .png()
-          .toBuffer();
-        const tile = await sharp(marked)
-          .resize(Math.round(frame.width * scale))
-          .png()
-          .toBuffer();
-        tiles.push({ input: tile, left: 10 + n * Math.round(1080 * scale + 10), top });
-      }
-      top += Math.round(frame.height * scale) + 10;
-    }
-    const sheet = await sharp({
-      create: { width: 10 + 3 * Math.round(1080 * scale + 10), height: top, channels: 3, background: '#ffffff' },
-    })
-      .composite(tiles)
-      .png()
-      .toBuffer();
-    await mkdir('test-artifacts', { recursive: true });
-    await writeFile('test-artifacts/slides-per-network.png', sheet);
-    expect((await sharp(sheet).metadata()).height).toBe(top);
   });
 });
