@@ -92,21 +92,6 @@ export interface AccountCounts {
   videos: number;
 }
 
-/** How far from each edge of a frame text must stay, in px: what the network's own overlays cover. */
-export interface SafeArea {
-  top: number;
-  right: number;
-  bottom: number;
-  left: number;
-}
-
-/** A frame slides are drawn in: its size in px and the safe area captions keep inside. */
-export interface SlideFrame {
-  width: number;
-  height: number;
-  safeArea: SafeArea;
-}
-
 /** A network refused a read for want of a scope the account did not grant. */
 export class ScopeNotGranted extends Error {
   constructor(
@@ -184,4 +169,19 @@ export interface Provider<Deps = unknown> {
     /** The frame a photo post's slides are drawn in for this network (`POST /slides/composite`, generation). */
     readonly slides: SlideFrame;
   };
+}
+
+/** How far from each edge of a frame text must stay, in px: what the network's own overlays cover. */
+export interface SafeArea {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** A frame slides are drawn in: its size in px and the safe area captions keep inside. */
+export interface SlideFrame {
+  width: number;
+  height: number;
+  safeArea: SafeArea;
 }
