@@ -107,6 +107,17 @@ describe('connecting an Instagram account', () => {
     expect(await t.deps.db.platforms.countDocuments({ workspaceId: tenant.workspaceId })).toBe(0);
   });
 
+  it("turns Instagram's refusal during login into provider_error with what to do, connecting nothing", async () => {
+    const tenant = await buildTenant(t.deps);
+    const account = await f.createAccount();
+    const fault = { endpoint: 'me', code: 2, httpStatus: 500 };
+    expect((await f.control('POST', `/__control/accounts/${account.id}/faults`, fault)).status).toBe(201);
+    const error = await rejection(connectThroughConsent(t.deps, systemScope(tenant), account.id));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('Instagram did not complete the connection');
+    expect(await t.deps.db.platforms.countDocuments({ workspaceId: tenant.workspaceId })).toBe(0);
+  });
+
   it('answers cancelled when the person presses Cancel on the consent page', async () => {
     const tenant = await buildTenant(t.deps);
     const account = await f.createAccount();

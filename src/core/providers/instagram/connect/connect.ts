@@ -7,6 +7,8 @@ import type { PlatformDoc } from '../../../platforms/documents.js';
 import { issueOAuthState, OAUTH_STATE_TTL_MS, spendOAuthState } from '../../../platforms/oauth-states.js';
 import type { ConnectCallback, ConnectOutcome, StartedConnection } from '../../port.js';
 import { TOKEN_LEASE_TTL_MS, underTokenLease } from '../../token-lease.js';
+import { GraphError, GraphTransportError } from '../graph-errors.js';
+import type { InstagramHttp } from '../graph.js';
 import { instagramHttpOf } from '../http-of.js';
 import { buildInstagramAuthorizeUrl, exchangeInstagramCode } from '../oauth.js';
 import { localMediaWarning } from './media-reach.js';
@@ -53,8 +55,7 @@ export async function completeInstagramConnection(
     };
   }
   const http = instagramHttpOf(deps);
-  const token = await exchangeInstagramCode(http, callback.code, deps.now());
-  const profile = await readInstagramProfile(http, token.accessToken);
+  const { token, profile } = await loginOf(http, callback.code, deps.now());
   const { platform, created } = await savePlatform(deps, scope, token, profile);
   deps.logger.info(
     { platformId: platform._id, workspaceId: scope.workspaceId, created, scopes: token.scopes },
@@ -73,6 +74,29 @@ export async function completeInstagramConnection(
   const warning = localMediaWarning(deps.media.publicBaseUrl, http.config.emulator === true);
   if (warning) deps.logger.warn({ platformId: platform._id, publicBaseUrl: deps.media.publicBaseUrl }, warning);
   return { outcome: 'connected', platform, created, workspaceId: scope.workspaceId, ...(warning ? { warning } : {}) };
+}
+
+/** The 60-day token and the profile of a login; Instagram's refusals and silences as errors people can act on. */
+async function loginOf(
+  http: InstagramHttp,
+  code: string,
+  now: Date,
+): Promise<{ token: InstagramToken; profile: InstagramProfile }> {
+  try {
+    const token = await exchangeInstagramCode(http, code, now);
+    return { token, profile: await readInstagramProfile(http, token.accessToken) };
+  } catch (error) {
+    if (error instanceof GraphError) {
+      throw new AppError(
+        'provider_error',
+        `Instagram did not complete the connection (${error.message}). Start again from the accounts page.`,
+      );
+    }
+    if (error instanceof GraphTransportError) {
+      throw new AppError('provider_error', 'Instagram did not answer; try connecting again in a minute.');
+    }
+    throw error;
+  }
 }
 
 /** What a connection records of the account (the scopes decide what it may do). */
