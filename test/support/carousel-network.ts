@@ -13,6 +13,13 @@ const unused = () => {
 export const carouselNetwork: Provider<CoreDeps> = {
   id: 'instagram' as never,
   name: 'Instagram',
+  connect: {
+    start: unused,
+    complete: unused,
+    consentOrigin: 'http://127.0.0.1:9',
+    emulated: true,
+    setupWarning: () => null,
+  },
   accounts: {
     analyticsAccess: () => ({ granted: false, missingScopes: [], reason: null, fix: null }),
     disconnect: unused,

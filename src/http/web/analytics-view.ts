@@ -173,7 +173,7 @@ function hookItem(hook: HookView): SafeHtml {
 function accountsSection(analytics: Analytics): SafeHtml {
   const body =
     analytics.accounts.length === 0
-      ? notice('No TikTok account is connected. Connect one under TikTok accounts to see its followers.', 'info')
+      ? notice('No TikTok account is connected. Connect one under Social accounts to see its followers.', 'info')
       : analytics.accounts.map(
           (account) => markup`<div class="account-followers">
             <h3>${account.name}${account.state === 'ready' ? '' : markup` <span class="badge off">${account.state.replace('_', ' ')}</span>`}</h3>
