@@ -153,10 +153,14 @@ describe('collection', () => {
     const postIds = await publishedOnTikTok(platform, 45);
     // Settled: every published event delivered (each may queue a run) and the last run done; a late delivery
     // would queue runs that take the posts below a few at a time while they are being aged.
+    let seen = '';
     await waitFor('the published events to settle', async () => {
       const state = await w.t.deps.db.insightCollectors.findOne({ _id: platform._id });
-      const delivered = (await collectionReceipts(postIds)) === 45;
-      return delivered && (await snapshotCount(postIds)) === 45 && state?.queuedAt === null ? true : undefined;
+      const [receipts, snapshots] = [await collectionReceipts(postIds), await snapshotCount(postIds)];
+      seen = JSON.stringify({ receipts, snapshots, state });
+      return receipts === 45 && snapshots === 45 && state?.queuedAt === null ? true : undefined;
+    }).catch((error: unknown) => {
+      throw new Error(`${String(error)}; last seen: ${seen}`);
     });
     // Each round after the first: every post is due at the same time.
     await age(postIds, HOUR_MS);
