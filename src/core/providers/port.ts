@@ -103,6 +103,31 @@ export interface AccountCounts {
   videos: number;
 }
 
+/** Whose connection starts: the workspace and who asked (core's Scope). */
+export interface ConnectScope {
+  readonly workspaceId: string;
+  readonly accountId: string;
+}
+
+/** Where to send the person next: the network's consent page, valid until `expiresAt`. */
+export interface StartedConnection {
+  authorizeUrl: string;
+  expiresAt: Date;
+}
+
+/** The query a network sends back to the callback. */
+export interface ConnectCallback {
+  state: string;
+  code?: string | undefined;
+  error?: string | undefined;
+  errorDescription?: string | undefined;
+}
+
+/** How a callback ended: an account connected (or updated), or the person said no on the network. */
+export type ConnectOutcome =
+  | { outcome: 'connected'; platform: PlatformDoc; created: boolean; workspaceId: string }
+  | { outcome: 'cancelled'; workspaceId: string; error: string; description: string };
+
 /** A network refused a read for want of a scope the account did not grant. */
 export class ScopeNotGranted extends Error {
   constructor(
@@ -122,6 +147,19 @@ export interface Provider<Deps = unknown> {
   readonly id: PlatformDoc['provider'];
   /** The network's name as people read it ("TikTok"). */
   readonly name: string;
+  readonly connect: {
+    /**
+     * Starts connecting an account to the workspace: the consent page to send the person to. `binding` ties the
+     * OAuth state to who started it (`session:<id>`, or a one-off value of the admin CLI).
+     */
+    start(deps: Deps, scope: ConnectScope, input: { binding: string }): Promise<StartedConnection>;
+    /** Finishes a connection from the network's callback, refusing a state of another binding or network. */
+    complete(deps: Deps, callback: ConnectCallback, binding: string): Promise<ConnectOutcome>;
+    /** The consent page's origin, which the page's CSP `form-action` must allow. */
+    readonly consentOrigin: string;
+    /** True when the network is Postdeck's built-in emulator (no app credentials): pages say so. */
+    readonly emulated: boolean;
+  };
   readonly accounts: {
     /** What the account's grant allows insights to read. */
     analyticsAccess(platform: PlatformDoc): AnalyticsAccess;

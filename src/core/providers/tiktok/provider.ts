@@ -1,5 +1,6 @@
 import type { Provider } from '../port.js';
 import { platformAnalyticsAccess } from './connect/analytics-access.js';
+import { completeTikTokConnection, startTikTokConnection } from './connect/connect.js';
 import { disconnectTikTok } from './connect/disconnect.js';
 import { underTokenLease } from './connect/token-access.js';
 import type { WithTikTokHttp } from './http-of.js';
@@ -20,6 +21,12 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
     id: 'tiktok',
     name: 'TikTok',
     http,
+    connect: {
+      start: startTikTokConnection,
+      complete: completeTikTokConnection,
+      consentOrigin: new URL(http.config.authBaseUrl).origin,
+      emulated: http.config.emulator === true,
+    },
     accounts: {
       analyticsAccess: platformAnalyticsAccess,
       disconnect: disconnectTikTok,

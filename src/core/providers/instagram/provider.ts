@@ -1,0 +1,45 @@
+import type { CoreDeps } from '../../context.js';
+import type { Provider } from '../port.js';
+import { underTokenLease } from '../token-lease.js';
+import { instagramAnalyticsAccess, INSIGHTS_SCOPE } from './connect/analytics-access.js';
+import { completeInstagramConnection, startInstagramConnection } from './connect/connect.js';
+import { disconnectInstagram } from './connect/disconnect.js';
+import type { InstagramHttp } from './graph.js';
+import type { WithInstagramHttp } from './http-of.js';
+import { instagramPublishing } from './publish/index.js';
+import { checkInstagramPost } from './rules/check-post.js';
+import { instagramPostingSchema } from './rules/posting-schema.js';
+
+/** Instagram behind the provider port, over `http` (real Instagram or the emulator, by its base URLs). */
+export function createInstagramProvider(http: InstagramHttp): Provider<CoreDeps> & WithInstagramHttp {
+  const insightsNotBuilt = (): Promise<never> => Promise.reject(new Error('Instagram insights are not built yet'));
+  return {
+    id: 'instagram',
+    name: 'Instagram',
+    http,
+    connect: {
+      start: startInstagramConnection,
+      complete: completeInstagramConnection,
+      consentOrigin: new URL(http.config.authBaseUrl).origin,
+      emulated: http.config.emulator === true,
+    },
+    accounts: {
+      analyticsAccess: instagramAnalyticsAccess,
+      disconnect: disconnectInstagram,
+      underLease: underTokenLease,
+    },
+    rules: {
+      checkPost: checkInstagramPost,
+      postingSchema: instagramPostingSchema,
+    },
+    publishing: instagramPublishing(http),
+    // Media and account insights are a later step: the scopes are real, the reads not yet.
+    insights: {
+      postsScope: INSIGHTS_SCOPE,
+      postsPerRead: 1,
+      totalsScope: INSIGHTS_SCOPE,
+      readPostCounts: insightsNotBuilt,
+      readAccountCounts: insightsNotBuilt,
+    },
+  };
+}
