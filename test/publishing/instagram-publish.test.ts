@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeJpeg } from '../support/media.js';
+import { buildMp4 } from '../support/video.js';
+import { attemptsOf, queuePost, settled, SLOW, storeMedia, waitFor } from './support.js';
+import {
+  connectInstagram,
+  emulatorSettings,
+  publishedMedia,
+  startInstagramWorld,
+  type InstagramWorld,
+} from './instagram-world.js';
+
+// Instagram posts published by a real worker through the container flow (contract 2.1): the emulator fetches every
+// item from Postdeck's public media URLs, the containers are polled until FINISHED, then published once.
+
+let w: InstagramWorld;
+beforeAll(async () => {
+  w = await startInstagramWorld({ imageProcessingMs: 30, videoProcessingMs: 60 });
+}, 60_000);
+afterAll(async () => {
+  await w.close();
+});
+
+describe('Instagram publishing', SLOW, () => {
+  it('publishes a single image once, with its caption, alt text and permalink', async () => {
+    const { platform, account } = await connectInstagram(w);
+    const image = await storeMedia(w, await makeJpeg(1080, 1080));
+    const post = await queuePost(w, platform, [image], {
+      content: 'One image #postdeck',
+      settings: { alt_text: 'A red square' },
+    });
+
+    const done = await settled(w, post._id);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    const media = publishedMedia(w, account);
+    expect(media).toHaveLength(1);
+    expect(media[0]).toMatchObject({ mediaType: 'IMAGE', productType: 'FEED', caption: 'One image #postdeck' });
+    expect(media[0]!.fetched).toMatchObject({ kind: 'image', width: 1080, height: 1080, bytes: image.size });
+    expect(w.ig.emulator.control.containers.get(media[0]!.containerId)!.params.alt_text).toBe('A red square');
+    expect(done.releaseId).toBe(media[0]!.id);
+    expect(done.releaseUrl).toBe(`${w.ig.emulator.url}/p/${media[0]!.shortcode}/`);
+    const [attempt] = await attemptsOf(w, post._id);
+    expect(attempt!.publishId).toBe(media[0]!.containerId);
+  });
+
+  it('publishes a carousel of images and a video, in order, as one post', async () => {
+    const { platform, account } = await connectInstagram(w);
+    const items = [
+      await storeMedia(w, await makeJpeg(1080, 1350)),
+      await storeMedia(w, buildMp4({ durationSec: 8 })),
+      await storeMedia(w, await makeJpeg(1080, 1080)),
+    ];
+    const post = await queuePost(w, platform, items, { content: 'Three slides' });
+
+    const done = await settled(w, post._id);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    const media = publishedMedia(w, account);
+    expect(media).toHaveLength(1);
+    expect(media[0]).toMatchObject({ mediaType: 'CAROUSEL_ALBUM', caption: 'Three slides' });
+    const children = media[0]!.children.map((id) => w.ig.emulator.control.media.get(id)!);
+    expect(children.map((child) => [child.mediaType, child.fetched?.height])).toEqual([
+      ['IMAGE', 1350],
+      ['VIDEO', 1920],
+      ['IMAGE', 1080],
+    ]);
+    expect(done.releaseId).toBe(media[0]!.id);
+  });
+
+  it('publishes a Reel with share_to_feed', async () => {
+    const { platform, account } = await connectInstagram(w);
+    const video = await storeMedia(w, buildMp4({ durationSec: 12 }));
+    const post = await queuePost(w, platform, [video], { content: 'A reel', settings: { share_to_feed: false } });
+
+    const done = await settled(w, post._id);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    const media = publishedMedia(w, account);
+    expect(media).toHaveLength(1);
+    expect(media[0]).toMatchObject({ mediaType: 'VIDEO', productType: 'REELS', caption: 'A reel' });
+    expect(w.ig.emulator.control.containers.get(media[0]!.containerId)!.params.share_to_feed).toBe('false');
+  });
+
+  it('holds a post that would pass the rolling 24 h quota in QUEUE, saying why and until when', async () => {
+    const { platform, account } = await connectInstagram(w);
+    await emulatorSettings(w, { quotaTotal: 1 });
+    try {
+      const first = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(800, 800))]);
+      expect((await settled(w, first._id)).state).toBe('PUBLISHED');
+      const publishedAt = publishedMedia(w, account)[0]!.publishedAt;
+
+      const second = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(800, 800))]);
+      const held = await waitFor('the second post to be held', async () => {
+        const post = await w.t.deps.db.posts.findOne({ _id: second._id });
+        return post?.state === 'QUEUE' && post.errorText ? post : undefined;
+      });
+      expect(held.errorText).toMatch(/^Held: Instagram allows 1 posts through its API per account in 24 hours/);
+      // Due when the first post leaves the rolling window (found to within minutes), never before.
+      const day = 24 * 60 * 60_000;
+      expect(held.dueAt!.getTime()).toBeGreaterThan(publishedAt + day);
+      expect(held.dueAt!.getTime()).toBeLessThan(publishedAt + day + 10 * 60_000);
+      expect(held.errorText).toContain(held.dueAt!.toISOString().replace(/\.\d+Z$/, 'Z'));
+      expect((await attemptsOf(w, second._id)).map((a) => a.phase)).toEqual(['held']);
+      expect(publishedMedia(w, account)).toHaveLength(1);
+      // No container was made for the held post.
+      const containers = [...w.ig.emulator.control.containers.values()].filter((c) => c.accountId === account.id);
+      expect(containers).toHaveLength(1);
+    } finally {
+      await emulatorSettings(w, { quotaTotal: 50 });
+    }
+  });
+});
