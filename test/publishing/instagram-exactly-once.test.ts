@@ -169,4 +169,22 @@ describe('Instagram exactly once', SLOW, () => {
     expect(publishedMedia(w, account)).toHaveLength(1);
     expect(republishes()).toBe(before);
   });
+
+  it('holds a post whose media_publish Instagram refused for the quota, keeping the container unpublished', async () => {
+    const { platform, account } = await connectInstagram(w);
+    // The quota read said one was left; another publish took it before ours (9 / 2207042 at media_publish).
+    await injectFault(w, account, { endpoint: 'media_publish', code: 9, subcode: 2207042 });
+    const { post } = await imagePost(platform);
+
+    const held = await waitFor('the post to be held', async () => {
+      const doc = await w.t.deps.db.posts.findOne({ _id: post._id });
+      return doc?.state === 'QUEUE' && doc.errorText ? doc : undefined;
+    });
+    expect(held.errorText).toMatch(/^Held: Instagram allows 50 posts through its API per account in 24 hours/);
+    expect(held.dueAt!.getTime()).toBeGreaterThan(Date.now());
+    const attempts = await attemptsOf(w, post._id);
+    expect(attempts.map((a) => a.phase)).toEqual(['held']);
+    expect(w.ig.emulator.control.containers.get(attempts[0]!.publishId!)!.publishedMediaId).toBeNull();
+    expect(publishedMedia(w, account)).toHaveLength(0);
+  });
 });

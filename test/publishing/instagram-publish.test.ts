@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/media.js';
 import { buildMp4 } from '../support/video.js';
-import { attemptsOf, queuePost, settled, SLOW, storeMedia, waitFor } from './support.js';
+import { attemptsOf, capSpent, queuePost, settled, SLOW, storeMedia, waitFor } from './support.js';
 import {
   connectInstagram,
   emulatorSettings,
+  injectFault,
   publishedMedia,
   startInstagramWorld,
   type InstagramWorld,
@@ -106,5 +107,33 @@ describe('Instagram publishing', SLOW, () => {
     } finally {
       await emulatorSettings(w, { quotaTotal: 50 });
     }
+  });
+});
+
+describe('Instagram refusals', SLOW, () => {
+  it('ends a refusal that will not pass in ERROR with plain words, refunded, nothing posted', async () => {
+    const { platform, account } = await connectInstagram(w);
+    await injectFault(w, account, { endpoint: 'create_container', code: 36003, subcode: 2207009 });
+    const post = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))]);
+
+    const done = await settled(w, post._id);
+    expect(done.state).toBe('ERROR');
+    expect(done.errorText).toBe(
+      "Instagram refused an image's aspect ratio: it takes 4:5 (portrait) to 1.91:1 (landscape). Nothing was posted.",
+    );
+    expect((await attemptsOf(w, post._id)).map((a) => a.phase)).toEqual(['created_nothing']);
+    expect(await capSpent(w, post)).toBe(false);
+    expect(publishedMedia(w, account)).toHaveLength(0);
+  });
+
+  it('tries again after Instagram failed to fetch the media, and posts once', async () => {
+    const { platform, account } = await connectInstagram(w);
+    await injectFault(w, account, { endpoint: 'create_container', code: 9004, subcode: 2207052 });
+    const post = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))]);
+
+    const done = await settled(w, post._id);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    expect((await attemptsOf(w, post._id)).map((a) => a.phase)).toEqual(['created_nothing', 'init_answered']);
+    expect(publishedMedia(w, account)).toHaveLength(1);
   });
 });
