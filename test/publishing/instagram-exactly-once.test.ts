@@ -8,12 +8,13 @@ import { withInstagramToken } from '../../src/core/providers/instagram/connect/t
 import { createContainer, readContainer } from '../../src/core/providers/instagram/publish/containers.js';
 import { sweepPostsJob } from '../../src/core/publishing/jobs.js';
 import { makeJpeg } from '../support/media.js';
-import { attemptsOf, queuePost, settled, SLOW, storeMedia, waitFor } from './support.js';
+import { attemptsOf, settled, SLOW, storeMedia, waitFor } from './support.js';
 import {
   connectInstagram,
   emulatorSettings,
   injectFault,
   publishedMedia,
+  queueInstagramPost,
   startInstagramWorld,
   type InstagramWorld,
 } from './instagram-world.js';
@@ -34,12 +35,12 @@ const PAST = () => new Date(Date.now() - 5_000);
 
 async function imagePost(platform: PlatformDoc): Promise<{ post: PostDoc; image: MediaDoc }> {
   const image = await storeMedia(w, await makeJpeg(900, 900));
-  return { post: await queuePost(w, platform, [image]), image };
+  return { post: await queueInstagramPost(w, platform, [image]), image };
 }
 
 /** What a worker that died after making the container left: the post PUBLISHING, its attempt's lease run out. */
 async function stalledWithContainer(platform: PlatformDoc, containerId: string, image: MediaDoc): Promise<PostDoc> {
-  const post = await queuePost(w, platform, [image], { state: 'PUBLISHING', enqueue: false });
+  const post = await queueInstagramPost(w, platform, [image], { state: 'PUBLISHING', enqueue: false });
   await w.t.deps.db.publishAttempts.insertOne({
     _id: `${post._id}#1`,
     postId: post._id,

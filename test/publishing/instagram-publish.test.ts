@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/media.js';
 import { buildMp4 } from '../support/video.js';
-import { attemptsOf, capSpent, queuePost, settled, SLOW, storeMedia, waitFor } from './support.js';
+import { attemptsOf, capSpent, settled, SLOW, storeMedia, waitFor } from './support.js';
 import {
   connectInstagram,
   emulatorSettings,
   injectFault,
   publishedMedia,
+  queueInstagramPost,
   startInstagramWorld,
   type InstagramWorld,
 } from './instagram-world.js';
@@ -26,9 +27,9 @@ describe('Instagram publishing', SLOW, () => {
   it('publishes a single image once, with its caption, alt text and permalink', async () => {
     const { platform, account } = await connectInstagram(w);
     const image = await storeMedia(w, await makeJpeg(1080, 1080));
-    const post = await queuePost(w, platform, [image], {
+    const post = await queueInstagramPost(w, platform, [image], {
       content: 'One image #postdeck',
-      settings: { alt_text: 'A red square' },
+      settings: { alt_text: ['A red square'] },
     });
 
     const done = await settled(w, post._id);
@@ -51,7 +52,7 @@ describe('Instagram publishing', SLOW, () => {
       await storeMedia(w, buildMp4({ durationSec: 8 })),
       await storeMedia(w, await makeJpeg(1080, 1080)),
     ];
-    const post = await queuePost(w, platform, items, { content: 'Three slides' });
+    const post = await queueInstagramPost(w, platform, items, { content: 'Three slides' });
 
     const done = await settled(w, post._id);
     expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
@@ -70,7 +71,10 @@ describe('Instagram publishing', SLOW, () => {
   it('publishes a Reel with share_to_feed', async () => {
     const { platform, account } = await connectInstagram(w);
     const video = await storeMedia(w, buildMp4({ durationSec: 12 }));
-    const post = await queuePost(w, platform, [video], { content: 'A reel', settings: { share_to_feed: false } });
+    const post = await queueInstagramPost(w, platform, [video], {
+      content: 'A reel',
+      settings: { share_to_feed: false },
+    });
 
     const done = await settled(w, post._id);
     expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
@@ -84,11 +88,11 @@ describe('Instagram publishing', SLOW, () => {
     const { platform, account } = await connectInstagram(w);
     await emulatorSettings(w, { quotaTotal: 1 });
     try {
-      const first = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(800, 800))]);
+      const first = await queueInstagramPost(w, platform, [await storeMedia(w, await makeJpeg(800, 800))]);
       expect((await settled(w, first._id)).state).toBe('PUBLISHED');
       const publishedAt = publishedMedia(w, account)[0]!.publishedAt;
 
-      const second = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(800, 800))]);
+      const second = await queueInstagramPost(w, platform, [await storeMedia(w, await makeJpeg(800, 800))]);
       const held = await waitFor('the second post to be held', async () => {
         const post = await w.t.deps.db.posts.findOne({ _id: second._id });
         return post?.state === 'QUEUE' && post.errorText ? post : undefined;
@@ -114,7 +118,7 @@ describe('Instagram refusals', SLOW, () => {
   it('ends a refusal that will not pass in ERROR with plain words, refunded, nothing posted', async () => {
     const { platform, account } = await connectInstagram(w);
     await injectFault(w, account, { endpoint: 'create_container', code: 36003, subcode: 2207009 });
-    const post = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))]);
+    const post = await queueInstagramPost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))]);
 
     const done = await settled(w, post._id);
     expect(done.state).toBe('ERROR');
@@ -129,7 +133,7 @@ describe('Instagram refusals', SLOW, () => {
   it('tries again after Instagram failed to fetch the media, and posts once', async () => {
     const { platform, account } = await connectInstagram(w);
     await injectFault(w, account, { endpoint: 'create_container', code: 9004, subcode: 2207052 });
-    const post = await queuePost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))]);
+    const post = await queueInstagramPost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))]);
 
     const done = await settled(w, post._id);
     expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });

@@ -16,7 +16,7 @@ import {
 } from '../support/instagram.js';
 import { freePort } from '../support/spawn.js';
 import { systemScope } from '../platforms/support.js';
-import { FAST } from './support.js';
+import { FAST, queuePost } from './support.js';
 
 /**
  * A worker on a test database publishing to the Instagram emulator, and the HTTP app serving the public media
@@ -82,4 +82,14 @@ export async function injectFault(
 export async function emulatorSettings(w: InstagramWorld, settings: InstagramEmulatorSettings): Promise<void> {
   const answer = await w.ig.control('PATCH', '/__control/settings', settings);
   if (!answer.ok) throw new Error(`settings refused: ${answer.status} ${await answer.text()}`);
+}
+
+/** Queues an Instagram post as queuePost does, without TikTok's settings (Instagram refuses keys it does not take). */
+export function queueInstagramPost(
+  w: InstagramWorld,
+  platform: PlatformDoc,
+  media: Parameters<typeof queuePost>[2],
+  overrides: Parameters<typeof queuePost>[3] = {},
+) {
+  return queuePost(w, platform, media, { settings: {}, ...overrides });
 }

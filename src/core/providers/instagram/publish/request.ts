@@ -8,7 +8,7 @@ export interface ContainerParams {
 
 /**
  * The post's caption, media and checked settings as `POST /{ig-user-id}/media` takes them (contract 2.2): an
- * image with its alt text; a Reel with `share_to_feed`, `thumb_offset` or `cover_url`; a carousel's items (no
+ * image with its alt text; a Reel with `share_to_feed` and `thumb_offset`; a carousel's items (no
  * caption, alt text per image) and its container (caption, collaborators). JSON values are sent as JSON text.
  */
 export function containerParamsOf(
@@ -39,7 +39,6 @@ export function containerParamsOf(
         ...shared,
         ...optional('share_to_feed', settings.share_to_feed),
         ...optional('thumb_offset', settings.thumb_offset),
-        ...optional('cover_url', settings.cover_url),
       },
       items: [],
     };
@@ -47,9 +46,8 @@ export function containerParamsOf(
   return { top: { image_url: item.url, ...shared, ...optional('alt_text', altTexts[0]) }, items: [] };
 }
 
-/** Alt text per item: one text for every image, or a list by item index. */
+/** Alt text per item, by item index (the rules' `alt_text` list; null or '' skips one). */
 function altTextsOf(value: unknown, count: number): (string | undefined)[] {
-  if (typeof value === 'string') return Array.from({ length: count }, () => value);
   const list = Array.isArray(value) ? value : [];
   return Array.from({ length: count }, (_, i) => {
     const text: unknown = list[i];
