@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishPostJob } from '../../src/core/publishing/jobs.js';
 import { makeJpeg } from '../support/media.js';
 import { buildMp4 } from '../support/video.js';
 import { attemptsOf, capSpent, settled, SLOW, storeMedia, waitFor } from './support.js';
@@ -138,6 +139,35 @@ describe('Instagram refusals', SLOW, () => {
     const done = await settled(w, post._id);
     expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
     expect((await attemptsOf(w, post._id)).map((a) => a.phase)).toEqual(['created_nothing', 'init_answered']);
+    expect(publishedMedia(w, account)).toHaveLength(1);
+  });
+
+  it('counts no hold against the attempts: a post held five times still gets its retries', async () => {
+    const { platform, account } = await connectInstagram(w);
+    await injectFault(w, account, { endpoint: 'create_container', code: 9004, subcode: 2207052 });
+    const post = await queueInstagramPost(w, platform, [await storeMedia(w, await makeJpeg(900, 900))], {
+      enqueue: false,
+    });
+    // Five earlier attempts the quota held (as many as a post may use).
+    for (let n = 1; n <= 5; n += 1) {
+      await w.t.deps.db.publishAttempts.insertOne({
+        _id: `${post._id}#${n}`,
+        postId: post._id,
+        workspaceId: post.workspaceId,
+        n,
+        worker: 'an earlier worker',
+        claimedAt: new Date(),
+        leaseExpiresAt: new Date(),
+        phase: 'held',
+        publishId: null,
+        events: [],
+      });
+    }
+    await w.t.deps.jobs.enqueue(publishPostJob, { postId: post._id });
+
+    const done = await settled(w, post._id);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    expect((await attemptsOf(w, post._id)).map((a) => a.phase).slice(5)).toEqual(['created_nothing', 'init_answered']);
     expect(publishedMedia(w, account)).toHaveLength(1);
   });
 });
