@@ -39,7 +39,10 @@ export const PostAttemptSchema = z
       .describe(
         "how far the attempt got; init_sent means the request to TikTok left; held: the network's quota was used up, nothing was created and the post waits in QUEUE (errorText says until when)",
       ),
-    publishId: z.string().nullable().describe("TikTok's publish_id, once TikTok returned one"),
+    publishId: z
+      .string()
+      .nullable()
+      .describe("the network's id of the publish once it answered one (TikTok's publish_id, Instagram's container id)"),
     events: z.array(z.object({ at: z.iso.datetime(), what: z.string(), detail: z.string().nullable() })),
   })
   .meta({ id: 'PublishAttempt' });
