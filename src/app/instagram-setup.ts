@@ -15,11 +15,20 @@ export function usesInstagramEmulator(config: Config): boolean {
   return !config.instagram.appId;
 }
 
+/** The emulator INSTAGRAM_EMULATOR_URL names (one every process shares), when no Instagram app is configured. */
+export function externalInstagramEmulator(config: Config): RecordedHosts | undefined {
+  const url = config.instagram.emulatorUrl;
+  return usesInstagramEmulator(config) && url ? { apiUrl: url, authUrl: url } : undefined;
+}
+
 /**
  * The Instagram client settings: the configured app at Instagram's hosts, or, without one, the emulator's fixed
  * registration at the running emulator's address (one base URL stands for all three of Instagram's hosts).
  */
-export function instagramClientConfig(config: Config, emulator?: RecordedHosts): InstagramClientConfig {
+export function instagramClientConfig(
+  config: Config,
+  emulator: RecordedHosts | undefined = externalInstagramEmulator(config),
+): InstagramClientConfig {
   const redirectUri = `${config.publicUrl}${INSTAGRAM_CALLBACK_PATH}`;
   if (config.instagram.appId && config.instagram.appSecret) {
     return {

@@ -21,7 +21,7 @@ import { createProviderRegistry } from '../core/providers/registry.js';
 import { DEFAULT_RETRY_BASE_MS } from '../core/webhooks/settings.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
 import { startLocalInstagramEmulator, type LocalInstagramEmulator } from './instagram-emulator.js';
-import { instagramClientConfig, usesInstagramEmulator } from './instagram-setup.js';
+import { externalInstagramEmulator, instagramClientConfig, usesInstagramEmulator } from './instagram-setup.js';
 import {
   externalTikTokEmulator,
   requireExternalTikTokEmulator,
@@ -159,9 +159,9 @@ export async function startPostdeck(
   }
   const emulator: LocalTikTokEmulator | undefined =
     usesTikTokEmulator(config) && !external ? await startLocalTikTokEmulator(config, logger) : undefined;
-  const instagram: LocalInstagramEmulator | undefined = usesInstagramEmulator(config)
-    ? await startLocalInstagramEmulator(config, logger)
-    : undefined;
+  const instagramExternal = externalInstagramEmulator(config);
+  const instagram: LocalInstagramEmulator | undefined =
+    usesInstagramEmulator(config) && !instagramExternal ? await startLocalInstagramEmulator(config, logger) : undefined;
   const openai = usesOpenAiEmulator(config) ? await startLocalOpenAiEmulator(config, logger) : undefined;
   const stopEmulators = async () => {
     await emulator?.stop();
@@ -172,7 +172,7 @@ export async function startPostdeck(
   try {
     core = await openCore(config, logger, {
       tiktok: tiktokClientConfig(config, emulator ?? external),
-      instagram: instagramClientConfig(config, instagram),
+      instagram: instagramClientConfig(config, instagram ?? instagramExternal),
       ai: aiProviderConfig(config, openai?.baseUrl),
     });
   } catch (error) {

@@ -17,6 +17,7 @@ export const NetworksEnvSchema = z.object({
   INSTAGRAM_APP_ID: z.string().min(1).optional(),
   INSTAGRAM_APP_SECRET: z.string().min(1).optional(),
   INSTAGRAM_EMULATOR_PORT: port.default(0),
+  INSTAGRAM_EMULATOR_URL: z.url().optional(),
 });
 type NetworksEnv = z.infer<typeof NetworksEnvSchema>;
 
@@ -32,11 +33,15 @@ export interface NetworkSettings {
   };
   /** No TikTok credentials: the built-in emulator's port (0: any), or one elsewhere (`url` for calls, `publicUrl` for browsers). */
   readonly tiktokEmulator: { readonly port: number; readonly url?: string; readonly publicUrl?: string };
-  /** The Instagram app (Instagram Login); without it, the built-in emulator on `emulatorPort` (0: any, then kept). */
+  /**
+   * The Instagram app (Instagram Login); without it, the emulator at `emulatorUrl` (`postdeck emulate instagram`),
+   * else the built-in one on `emulatorPort` (0: any, then kept).
+   */
   readonly instagram: {
     readonly appId: string | undefined;
     readonly appSecret: string | undefined;
     readonly emulatorPort: number;
+    readonly emulatorUrl: string | undefined;
   };
 }
 
@@ -58,6 +63,7 @@ export function networkSettings(vars: NetworksEnv): NetworkSettings {
       appId: vars.INSTAGRAM_APP_ID,
       appSecret: vars.INSTAGRAM_APP_SECRET,
       emulatorPort: vars.INSTAGRAM_EMULATOR_PORT,
+      emulatorUrl: vars.INSTAGRAM_EMULATOR_URL?.replace(/\/+$/, ''),
     },
   };
 }

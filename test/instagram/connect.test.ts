@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/core/errors.js';
 import { listPlatforms } from '../../src/core/platforms/list-platforms.js';
+import { localMediaWarning } from '../../src/core/providers/instagram/connect/media-reach.js';
 import { withInstagramToken } from '../../src/core/providers/instagram/connect/token-access.js';
 import { instagramHttpOf } from '../../src/core/providers/instagram/http-of.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -63,6 +64,28 @@ describe('connecting an Instagram account', () => {
     expect(listed).toEqual([
       expect.objectContaining({ id: platform._id, provider: 'instagram', providerName: 'Instagram' }),
     ]);
+  });
+
+  it('warns at connect time that Instagram cannot fetch media from a local PUBLIC_URL', async () => {
+    const tenant = await buildTenant(t.deps);
+    const account = await f.createAccount();
+    const outcome = await connectThroughConsent(t.deps, systemScope(tenant), account.id);
+    expect(outcome).toMatchObject({ outcome: 'connected' });
+    expect(outcome.outcome === 'connected' && outcome.warning).toContain(
+      'public media address, http://localhost, which is a local address Instagram cannot reach',
+    );
+    for (const local of [
+      'http://127.0.0.1:8080',
+      'http://10.1.2.3',
+      'http://192.168.1.9',
+      'http://[::1]:80',
+      'http://box.local',
+    ]) {
+      expect(localMediaWarning(local, false), local).toContain('posts to real Instagram accounts would fail');
+    }
+    for (const open of ['https://media.example.com', 'https://8.8.8.8', 'http://172.32.0.1']) {
+      expect(localMediaWarning(open, false), open).toBeNull();
+    }
   });
 
   it('calls Graph with the stored token through withInstagramToken', async () => {

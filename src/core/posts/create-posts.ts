@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit, requesterOf } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
-import type { PlatformDoc } from '../platforms/documents.js';
+import type { PlatformDoc, ProviderId } from '../platforms/documents.js';
 import type { PostDoc, PostState } from './documents.js';
 import { AppError, isDuplicateKeyError, notFound, toAppError, type ErrorCode, type IssueDetail } from '../errors.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
@@ -12,6 +12,7 @@ import type { LoadedMedia } from '../providers/port.js';
 import { issuesMessage, loadPostMedia } from './post-media.js';
 import { groupOfEarlierRun, seededGroupIds, type GroupIds } from './earlier-run.js';
 import { futureTime } from './times.js';
+import { settingsForNetwork } from './settings-per-network.js';
 import { toPost, type PostGroupView } from './view.js';
 
 /** For callers that must create each platform's post at most once across retries (generation jobs). */
@@ -110,9 +111,14 @@ export async function checkPlatforms(
   input: Pick<CreatePostsInput, 'platformIds' | 'content' | 'settings' | 'threadReplies'>,
   loaded: LoadedMedia,
 ): Promise<PlatformCheck[]> {
+  // The networks of the request decide which settings keys each one leaves to the others.
+  const named = await deps.db.platforms
+    .find({ _id: { $in: input.platformIds }, workspaceId: scope.workspaceId }, { projection: { provider: 1 } })
+    .toArray();
+  const networks = [...new Set(named.map((doc) => doc.provider))];
   return Promise.all(
     input.platformIds.map((platformId, index) =>
-      prepare(deps, scope, input, loaded, platformId, index).then(
+      prepare(deps, scope, input, loaded, platformId, index, networks).then(
         (value): PlatformCheck => ({ ok: true, ...value }),
         (error: unknown): PlatformCheck => ({
           ok: false,
@@ -133,6 +139,7 @@ async function prepare(
   loaded: LoadedMedia,
   platformId: string,
   index: number,
+  networks: readonly ProviderId[],
 ): Promise<{ platform: PlatformDoc; settings: Record<string, unknown> }> {
   const platform = await deps.db.platforms.findOne({ _id: platformId });
   if (!platform || platform.workspaceId !== scope.workspaceId) throw notFound('Platform');
@@ -140,7 +147,11 @@ async function prepare(
   const { issues, settings } = await provider.rules.checkPost(
     deps,
     platform,
-    { content: input.content, settings: input.settings, threadReplies: input.threadReplies },
+    {
+      content: input.content,
+      settings: settingsForNetwork(input.settings, platform.provider, networks),
+      threadReplies: input.threadReplies,
+    },
     loaded,
     'request',
   );

@@ -33,7 +33,7 @@ export const createPostOperation = defineOperation({
   name: 'create_post',
   title: 'Create posts',
   summary:
-    'Create a post on one or more platforms (now, schedule or draft); each platform on its own, with the settings its posting schema asks for',
+    "Create a post on one or more platforms (now, schedule or draft); each platform on its own, with the settings its posting schema asks for. One settings object serves every network: each takes the keys its schema declares and ignores another network's",
   input: CreatePostsInputSchema,
   check: requireTimeToSchedule,
   output: CreatePostsResultSchema,

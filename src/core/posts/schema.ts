@@ -162,8 +162,12 @@ export const CreatePostsInputSchema = z
       .array(z.uuid())
       .max(MAX_MEDIA_IDS)
       .default([])
-      .describe('READY media, in order: exactly one video, or 1 to 35 images'),
-    settings: SettingsSchema.optional().describe(`provider settings; ${SETTINGS_RULES}`),
+      .describe(
+        "READY media, in order, as each platform's posting schema allows (TikTok: one video or 1 to 35 images; Instagram: 1 image, 2 to 10 images and videos, or 1 video)",
+      ),
+    settings: SettingsSchema.optional().describe(
+      `provider settings, one object for every platform of the request: each network takes the keys its posting schema declares and ignores those another network of the same request declares; a key that no network of the request declares is refused; ${SETTINGS_RULES}`,
+    ),
     threadReplies: z
       .array(ThreadReplySchema)
       .max(MAX_THREAD_REPLIES)

@@ -125,7 +125,7 @@ export interface ConnectCallback {
 
 /** How a callback ended: an account connected (or updated), or the person said no on the network. */
 export type ConnectOutcome =
-  | { outcome: 'connected'; platform: PlatformDoc; created: boolean; workspaceId: string }
+  | { outcome: 'connected'; platform: PlatformDoc; created: boolean; workspaceId: string; warning?: string }
   | { outcome: 'cancelled'; workspaceId: string; error: string; description: string };
 
 /** A network refused a read for want of a scope the account did not grant. */
@@ -159,6 +159,8 @@ export interface Provider<Deps = unknown> {
     readonly consentOrigin: string;
     /** True when the network is Postdeck's built-in emulator (no app credentials): pages say so. */
     readonly emulated: boolean;
+    /** What in this server's setup keeps real posts from working on the network, in words; null when nothing. */
+    setupWarning(deps: Deps): string | null;
   };
   readonly accounts: {
     /** What the account's grant allows insights to read. */

@@ -4,6 +4,7 @@ import { underTokenLease } from '../token-lease.js';
 import { instagramAnalyticsAccess, INSIGHTS_SCOPE } from './connect/analytics-access.js';
 import { completeInstagramConnection, startInstagramConnection } from './connect/connect.js';
 import { disconnectInstagram } from './connect/disconnect.js';
+import { localMediaWarning } from './connect/media-reach.js';
 import type { InstagramHttp } from './graph.js';
 import type { WithInstagramHttp } from './http-of.js';
 import { instagramPublishing } from './publish/index.js';
@@ -22,6 +23,7 @@ export function createInstagramProvider(http: InstagramHttp): Provider<CoreDeps>
       complete: completeInstagramConnection,
       consentOrigin: new URL(http.config.authBaseUrl).origin,
       emulated: http.config.emulator === true,
+      setupWarning: (deps) => localMediaWarning(deps.media.publicBaseUrl, http.config.emulator === true),
     },
     accounts: {
       analyticsAccess: instagramAnalyticsAccess,

@@ -26,6 +26,8 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
       complete: completeTikTokConnection,
       consentOrigin: new URL(http.config.authBaseUrl).origin,
       emulated: http.config.emulator === true,
+      // TikTok pulls media only from verified URL prefixes, which the media settings already decide.
+      setupWarning: () => null,
     },
     accounts: {
       analyticsAccess: platformAnalyticsAccess,

@@ -9,6 +9,7 @@ import type { ConnectCallback, ConnectOutcome, StartedConnection } from '../../p
 import { TOKEN_LEASE_TTL_MS, underTokenLease } from '../../token-lease.js';
 import { instagramHttpOf } from '../http-of.js';
 import { buildInstagramAuthorizeUrl, exchangeInstagramCode } from '../oauth.js';
+import { localMediaWarning } from './media-reach.js';
 import { readInstagramProfile, type InstagramProfile } from './profile.js';
 import { storeInstagramToken, type InstagramToken } from './tokens.js';
 import { INSTAGRAM_POST_KINDS } from '../rules/post-kind.js';
@@ -69,7 +70,9 @@ export async function completeInstagramConnection(
       occurrence: String(platform.updatedAt.getTime()),
     },
   );
-  return { outcome: 'connected', platform, created, workspaceId: scope.workspaceId };
+  const warning = localMediaWarning(deps.media.publicBaseUrl, http.config.emulator === true);
+  if (warning) deps.logger.warn({ platformId: platform._id, publicBaseUrl: deps.media.publicBaseUrl }, warning);
+  return { outcome: 'connected', platform, created, workspaceId: scope.workspaceId, ...(warning ? { warning } : {}) };
 }
 
 /** What a connection records of the account (the scopes decide what it may do). */
