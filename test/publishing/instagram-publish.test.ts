@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishPostJob } from '../../src/core/publishing/jobs.js';
-import { makeJpeg } from '../support/media.js';
+import { makeJpeg, upload } from '../support/media.js';
+import { call } from '../support/posts.js';
 import { buildMp4 } from '../support/video.js';
 import { attemptsOf, capSpent, settled, SLOW, storeMedia, waitFor } from './support.js';
 import {
@@ -169,5 +170,48 @@ describe('Instagram refusals', SLOW, () => {
     expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
     expect((await attemptsOf(w, post._id)).map((a) => a.phase).slice(5)).toEqual(['created_nothing', 'init_answered']);
     expect(publishedMedia(w, account)).toHaveLength(1);
+  });
+});
+
+describe('Instagram publishing through the API', SLOW, () => {
+  it('a carousel created with mode now ends PUBLISHED with its permalink, its attempt naming the container', async () => {
+    const { platform, account } = await connectInstagram(w);
+    const mediaIds: string[] = [];
+    for (const height of [1350, 1080]) {
+      const response = await upload(w.server, w.tenant.apiKey, {
+        bytes: await makeJpeg(1080, height),
+        name: `slide-${height}.jpg`,
+        type: 'image/jpeg',
+      });
+      expect(response.status).toBe(201);
+      mediaIds.push(((await response.json()) as { id: string }).id);
+    }
+    const created = await call(w.server, w.tenant.apiKey, 'POST', '/posts', {
+      platformIds: [platform._id],
+      content: 'Through the API #postdeck',
+      mode: 'now',
+      mediaIds,
+      settings: { alt_text: ['First slide', null] },
+    });
+    expect(created.status).toBe(201);
+    const [result] = created.body.results as { post: { root: { id: string } } }[];
+
+    const root = await waitFor('the post to be published', async () => {
+      const { body } = await call(w.server, w.tenant.apiKey, 'GET', `/posts/${result!.post.root.id}`);
+      const group = body as unknown as { root: Record<string, unknown> };
+      return ['PUBLISHED', 'ERROR'].includes(group.root.state as string) ? group.root : undefined;
+    });
+    const [media] = publishedMedia(w, account);
+    expect(root).toMatchObject({
+      state: 'PUBLISHED',
+      releaseId: media!.id,
+      releaseUrl: `${w.ig.emulator.url}/p/${media!.shortcode}/`,
+      errorText: null,
+    });
+    expect(root.attempts).toMatchObject([{ n: 1, phase: 'init_answered', publishId: media!.containerId }]);
+    const children = media!.children.map((id) => w.ig.emulator.control.media.get(id)!);
+    expect(children.map((child) => child.fetched?.height)).toEqual([1350, 1080]);
+    const firstItem = w.ig.emulator.control.containers.get(children[0]!.containerId)!;
+    expect(firstItem.params.alt_text).toBe('First slide');
   });
 });
