@@ -151,7 +151,7 @@ export async function retryOrGiveUp(
 }
 
 /** How many of attempts #1..n count against maxAttempts: a hold uses up none (read by `_id`, only near the limit). */
-async function attemptsUsed(deps: CoreDeps, postId: string, n: number): Promise<number> {
+export async function attemptsUsed(deps: CoreDeps, postId: string, n: number): Promise<number> {
   let used = 0;
   for (let i = 1; i <= n; i += 1) {
     const attempt = await deps.db.publishAttempts.findOne({ _id: attemptId(postId, i) });

@@ -7,7 +7,7 @@ import type { PublishState } from '../providers/port.js';
 import { attemptId, recordAttempt } from './attempts.js';
 import { OUTCOME_UNCONFIRMED_TEXT } from './error-texts.js';
 import { createdNothing } from './documents.js';
-import { describeError, holdAttempt, PublishHold, retryOrGiveUp } from './failure.js';
+import { attemptsUsed, describeError, holdAttempt, PublishHold, retryOrGiveUp } from './failure.js';
 import type { PollStatusData } from './job-handles.js';
 import { enqueuePoll } from './poll-enqueue.js';
 import { failPost, markPublished, recordLateRelease } from './post-outcome.js';
@@ -134,7 +134,8 @@ async function retryAnew(
       event: { what: 'created_nothing', detail: reason },
     },
   );
-  if (n >= publishingSettings.maxAttempts) {
+  const max = publishingSettings.maxAttempts;
+  if (n >= max && (await attemptsUsed(deps, post._id, n)) >= max) {
     await failPost(deps, post, failure.text, { refund: true });
     return;
   }
