@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
+import { createdNothing } from '../publishing/documents.js';
 import { AppError } from '../errors.js';
 import { forgetPostInsights } from '../insights/forget.js';
 import { findWorkspacePost, loadGroup } from './find-post.js';
@@ -51,8 +52,8 @@ export async function deletePostGroup(
   });
 }
 
-/** True when no attempt of `post` can have reached TikTok. */
+/** True when no attempt of `post` can have left anything at the network. */
 async function createdNothingYet(deps: CoreDeps, post: PostDoc): Promise<boolean> {
   const attempts = await deps.db.publishAttempts.find({ postId: post._id }).toArray();
-  return attempts.every((attempt) => attempt.phase === 'created_nothing');
+  return attempts.every((attempt) => createdNothing(attempt.phase));
 }

@@ -35,9 +35,14 @@ export const PostAttemptSchema = z
       .describe('1 for the first attempt; a new attempt exists only when the one before created nothing'),
     claimedAt: z.iso.datetime(),
     phase: z
-      .enum(['claimed', 'init_sent', 'init_answered', 'created_nothing', 'outcome_unknown'])
-      .describe('how far the attempt got; init_sent means the request to TikTok left'),
-    publishId: z.string().nullable().describe("TikTok's publish_id, once TikTok returned one"),
+      .enum(['claimed', 'init_sent', 'init_answered', 'created_nothing', 'held', 'outcome_unknown'])
+      .describe(
+        "how far the attempt got; init_sent means the request to TikTok left; held: the network's quota was used up, nothing was created and the post waits in QUEUE (errorText says until when)",
+      ),
+    publishId: z
+      .string()
+      .nullable()
+      .describe("the network's id of the publish once it answered one (TikTok's publish_id, Instagram's container id)"),
     events: z.array(z.object({ at: z.iso.datetime(), what: z.string(), detail: z.string().nullable() })),
   })
   .meta({ id: 'PublishAttempt' });
@@ -59,7 +64,12 @@ export const PostSchema = z
     releaseUrl: z.string().nullable(),
     settings: z.record(z.string(), z.unknown()),
     mediaIds: z.array(z.string()),
-    errorText: z.string().nullable().describe('for ERROR: what went wrong and what to do'),
+    errorText: z
+      .string()
+      .nullable()
+      .describe(
+        'for ERROR: what went wrong and what to do; for QUEUE after a hold: why the network holds it and until when',
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     attempts: z.array(PostAttemptSchema).describe('beyond the spec: the publishing attempts, oldest first'),

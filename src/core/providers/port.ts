@@ -57,8 +57,13 @@ export interface PublishState {
   outcome: 'published' | 'failed' | 'pending';
   /** The post ids the network released (empty while private or in moderation). */
   releaseIds: string[];
-  /** When failed: the network's reason, whether it only failed to fetch our media, and the words for people. */
-  failure: { reason: string | null; mediaFetch: boolean; text: string } | null;
+  /**
+   * When failed: the network's reason, whether a new attempt may work (it certainly created nothing and the cause
+   * may pass: it could not fetch our media, or its container expired unpublished), and the words for people.
+   */
+  failure: { reason: string | null; retryable: boolean; text: string } | null;
+  /** The post's public URL when the network gave it (Instagram's permalink); else `releaseUrl` makes one. */
+  releaseUrl?: string | null;
   /** While the network waits for uploaded bytes: how many it holds (null when it does not say). */
   awaitingUploadBytes: number | null;
   /** One line for the attempt's log. */
@@ -73,6 +78,12 @@ export interface PublishInit {
   media: MediaDoc[];
   /** Records that the request is leaving (so a crash after it is never retried); call right before sending. */
   markSent(detail: string): Promise<void>;
+  /**
+   * For an init that publishes nothing yet (Instagram's containers): makes sure the attempt is still this run's
+   * and renews its lease, without marking anything sent (a crash after it is retried). Call before the step
+   * whose id the init returns; throws when another run took the attempt over.
+   */
+  stillHeld(): Promise<void>;
 }
 
 /** A network's counts for one post, as insights store them. */
@@ -186,10 +197,23 @@ export interface Provider<Deps = unknown> {
     postKind(media: readonly PostMedia[]): string | null;
     /** Whether the network takes replies under a post. */
     readonly threadReplies: boolean;
-    /** Sends the publish; a publish whose bytes follow returns its upload step. */
+    /**
+     * Sends the publish, or where the network publishes in two steps prepares it (Instagram: the containers);
+     * the publishId returned is what `advance` follows. A publish whose bytes follow returns its upload step.
+     * Throws PublishRefusal (final) or PublishHold (not before a time) when nothing was created.
+     */
     init(deps: Deps, request: PublishInit): Promise<{ publishId: string; upload?: () => Promise<void> }>;
-    /** Reads where a sent publish stands. */
-    readStatus(deps: Deps, platform: PlatformDoc, publishId: string): Promise<PublishState>;
+    /**
+     * Says where a sent publish stands, first taking the step the network waits for from Postdeck, if any
+     * (Instagram: `media_publish` of a container that finished processing; TikTok only reads). Safe to run again
+     * and beside itself: a publish already made is read, never made twice. May throw PublishHold.
+     */
+    advance(deps: Deps, platform: PlatformDoc, publishId: string): Promise<PublishState>;
+    /**
+     * Whether a post published without an id may show its id later (TikTok releases it after moderation), so
+     * the engine keeps asking for a while; false when a later read cannot tell more.
+     */
+    readonly idShownLater: boolean;
     /** The public URL of a published post (the profile's when the network has not released an id yet). */
     releaseUrl(handle: string | null, kind: string, releaseId: string | null): string | null;
     /** The words of a link to a published post. */

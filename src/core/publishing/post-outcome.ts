@@ -80,13 +80,14 @@ export async function recordLateRelease(
 }
 
 /**
- * Puts a PUBLISHING post back in QUEUE, due at `dueAt`, for a new attempt (the last one created nothing).
- * The API may change it again from here, under its edit lease, like any queued post.
+ * Puts a PUBLISHING post back in QUEUE, due at `dueAt`, for a new attempt (the last one created nothing);
+ * `heldText` says why it waits when the network holds it. The API may change it again from here, under its
+ * edit lease, like any queued post.
  */
-export async function requeuePost(deps: CoreDeps, post: PostDoc, dueAt: Date): Promise<boolean> {
+export async function requeuePost(deps: CoreDeps, post: PostDoc, dueAt: Date, heldText?: string): Promise<boolean> {
   const result = await deps.db.posts.updateOne(
     { _id: post._id, state: 'PUBLISHING' },
-    { $set: { state: 'QUEUE', dueAt, updatedAt: deps.now() } },
+    { $set: { state: 'QUEUE', dueAt, errorText: heldText ?? null, updatedAt: deps.now() } },
   );
   return result.modifiedCount > 0;
 }

@@ -43,7 +43,8 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
       postKind: tiktokPostKind,
       threadReplies: false,
       init: initTikTokPublish,
-      readStatus: readTikTokPublishState,
+      advance: readTikTokPublishState,
+      idShownLater: true,
       releaseUrl: (handle, kind, releaseId) =>
         releaseUrlOf(postPagesBaseUrl(http.config), handle, kind === 'video' ? 'video' : 'photo', releaseId),
       releaseLinkLabel: () => releaseLinkLabel(http.config.emulator === true),
