@@ -11,7 +11,7 @@ const unused = () => {
 };
 
 export const carouselNetwork: Provider<CoreDeps> = {
-  id: 'instagram' as never,
+  id: 'instagram',
   name: 'Instagram',
   connect: {
     start: unused,
