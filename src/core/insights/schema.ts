@@ -114,7 +114,9 @@ export const AccountCountsSchema = z
   .object({
     followers: Count,
     following: Count,
-    likes: Count.describe('likes over all of the account’s posts'),
+    likes: Count.nullable().describe(
+      'likes over all of the account’s posts; null where the network has no such total (Instagram)',
+    ),
     videos: Count.describe('posts on the account'),
     takenAt: z.iso.datetime(),
   })
