@@ -63,12 +63,18 @@ export const PostMetricsListSchema = z
   })
   .meta({ id: 'PostMetricsList' });
 
+const NetworkFilterSchema = z
+  .enum(['tiktok', 'instagram'])
+  .optional()
+  .describe('only posts of accounts on this network: `tiktok` or `instagram`');
+
 export const POST_SORTS = ['views', 'likes', 'shares', 'engagement_rate'] as const;
 
 export const ListPostMetricsInputSchema = z.object({
   startDate: DateTimeSchema.optional().describe('publishing time from (inclusive); default endDate minus 30 days'),
   endDate: DateTimeSchema.optional().describe(`publishing time to (exclusive); default now; ${END_DATE_RULE}`),
-  platformId: z.uuid().optional().describe('only posts of this TikTok account (from list platforms)'),
+  platformId: z.uuid().optional().describe('only posts of this account (from list platforms)'),
+  provider: NetworkFilterSchema,
   sortBy: z
     .enum(POST_SORTS)
     .default('views')
@@ -104,7 +110,8 @@ export const TopHooksSchema = z
   .meta({ id: 'TopHooks' });
 
 export const ListTopHooksInputSchema = z.object({
-  platformId: z.uuid().optional().describe('only posts of this TikTok account'),
+  platformId: z.uuid().optional().describe('only posts of this account'),
+  provider: NetworkFilterSchema,
   language: z.string().min(2).max(35).optional().describe('only hooks in this language (ISO code)'),
   limit: z.coerce.number().int().min(1).max(50).default(10).describe('how many hooks, 1 to 50; default 10'),
 });
