@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlatformSchema } from '../platforms/schema.js';
 import { END_DATE_RULE } from '../date-range.js';
 
 const DateTimeSchema = z.iso.datetime({ offset: true });
@@ -64,7 +65,7 @@ export const PostMetricsListSchema = z
   .meta({ id: 'PostMetricsList' });
 
 const NetworkFilterSchema = z
-  .enum(['tiktok', 'instagram'])
+  .enum(PlatformSchema.shape.provider.options)
   .optional()
   .describe('only posts of accounts on this network: `tiktok` or `instagram`');
 
