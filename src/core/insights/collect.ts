@@ -51,9 +51,10 @@ interface Run {
 
 /**
  * One collection run of a connected account: every post due now (found by a walk of the account's members,
- * `_id` lookups only: walkAccount), 20 ids a `queryVideoStats` call, each answer
+ * `_id` lookups only: walkAccount), the network's `postsPerRead` ids a read, each answer
  * recorded in the slot then current (recordPostSnapshot, idempotent by slot, so a run repeated after a crash
- * stores nothing twice); posts the network leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
+ * stores nothing twice); a post without numbers yet waits for its next slot (waitForCounts); posts the network
+ * leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
  * account's totals when they are due. A 429 or a failure of the network ends the run with the posts still due (no
  * slot is lost: the next run fills the slot current then) and the account backs off; a scope error marks the
  * scope as not granted, which stops that part until the account is reconnected.
