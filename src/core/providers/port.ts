@@ -95,11 +95,21 @@ export interface PostCounts {
   shares: number;
 }
 
+/**
+ * A released post whose numbers the network has not made yet (Instagram's insights lag up to 48 h and answer an
+ * empty set meanwhile): not zero counts and not a post left out, so it is looked at again later.
+ */
+export interface CountsNotYet {
+  releaseId: string;
+  notYet: true;
+}
+
 /** A network's totals for one account, as insights store them. */
 export interface AccountCounts {
   followers: number;
   following: number;
-  likes: number;
+  /** Likes over all of the account's posts; null where the network gives no such total (Instagram). */
+  likes: number | null;
   videos: number;
 }
 
@@ -226,7 +236,12 @@ export interface Provider<Deps = unknown> {
     /** The scope account totals need. */
     readonly totalsScope: string;
     /** Counts of released posts (absent ones are left out); `counted` is called per network call. */
-    readPostCounts(deps: Deps, platform: PlatformDoc, releaseIds: string[], counted: () => void): Promise<PostCounts[]>;
+    readPostCounts(
+      deps: Deps,
+      platform: PlatformDoc,
+      releaseIds: string[],
+      counted: () => void,
+    ): Promise<Array<PostCounts | CountsNotYet>>;
     readAccountCounts(deps: Deps, platform: PlatformDoc, counted: () => void): Promise<AccountCounts>;
   };
   readonly frames: {

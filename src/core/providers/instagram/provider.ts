@@ -8,13 +8,13 @@ import { localMediaWarning } from './connect/media-reach.js';
 import type { InstagramHttp } from './graph.js';
 import type { WithInstagramHttp } from './http-of.js';
 import { INSTAGRAM_FRAMES } from './frames.js';
+import { readInstagramAccountCounts, readInstagramPostCounts } from './insights/read-counts.js';
 import { instagramPublishing } from './publish/index.js';
 import { checkInstagramPost } from './rules/check-post.js';
 import { instagramPostingSchema } from './rules/posting-schema.js';
 
 /** Instagram behind the provider port, over `http` (real Instagram or the emulator, by its base URLs). */
 export function createInstagramProvider(http: InstagramHttp): Provider<CoreDeps> & WithInstagramHttp {
-  const insightsNotBuilt = (): Promise<never> => Promise.reject(new Error('Instagram insights are not built yet'));
   return {
     id: 'instagram',
     name: 'Instagram',
@@ -36,13 +36,13 @@ export function createInstagramProvider(http: InstagramHttp): Provider<CoreDeps>
       postingSchema: instagramPostingSchema,
     },
     publishing: instagramPublishing(http),
-    // Media and account insights are a later step: the scopes are real, the reads not yet.
+    // Media insights take one media a call (GET /{media-id}/insights).
     insights: {
       postsScope: INSIGHTS_SCOPE,
       postsPerRead: 1,
       totalsScope: INSIGHTS_SCOPE,
-      readPostCounts: insightsNotBuilt,
-      readAccountCounts: insightsNotBuilt,
+      readPostCounts: readInstagramPostCounts,
+      readAccountCounts: readInstagramAccountCounts,
     },
     frames: INSTAGRAM_FRAMES,
   };
