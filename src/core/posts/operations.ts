@@ -58,7 +58,7 @@ export const getPostOperation = defineOperation({
 export const deletePostOperation = defineOperation({
   name: 'delete_post',
   title: 'Delete a post',
-  summary: 'Delete the whole post group (our records only; a post already on TikTok stays there)',
+  summary: 'Delete the whole post group (our records only; a post already on the network stays there)',
   input: PostIdInputSchema,
   result: 'deleted',
   errors: ['invalid_request', 'not_found', 'conflict'],
