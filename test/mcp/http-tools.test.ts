@@ -58,23 +58,6 @@ describe('the MCP endpoint', () => {
     expect(upload.inputSchema.required).toEqual(['content']);
   });
 
-  it('describes both networks, and how one settings object serves them, in the account and posting tools', async () => {
-    const client = await connect((await buildTenant(t.deps)).apiKey);
-    const { tools } = await client.listTools();
-    const described = (name: string) => tools.find((tool) => tool.name === name)!.description!;
-    for (const name of ['list_platforms', 'get_platform_schema', 'create_post', 'generate_slideshow']) {
-      expect(described(name), name).toContain('TikTok');
-      expect(described(name), name).toContain('Instagram');
-    }
-    for (const name of ['get_platform_schema', 'create_post', 'generate_slideshow']) {
-      expect(described(name), name).toMatch(
-        /each (network )?tak(es|ing) (the keys|those) its (posting )?schema declares/,
-      );
-    }
-    expect(described('create_post')).toContain('ignores the keys another network of the request declares');
-    expect(client.getInstructions()).toContain('TikTok and Instagram');
-  });
-
   it('answers a read with structured content and the same as JSON text', async () => {
     const tenant = await buildTenant(t.deps);
     const client = await connect(tenant.apiKey);
