@@ -31,11 +31,16 @@ export interface InstagramWorld {
   close(): Promise<void>;
 }
 
-export async function startInstagramWorld(settings: InstagramEmulatorSettings = {}): Promise<InstagramWorld> {
+/** `database`: more settings for the world's database (webhooks, plans). */
+export async function startInstagramWorld(
+  settings: InstagramEmulatorSettings = {},
+  database: Omit<Parameters<typeof openTestDatabase>[0] & object, 'instagram' | 'media'> = {},
+): Promise<InstagramWorld> {
   const restore = tunePublishing(FAST);
   const port = await freePort();
   const ig = await startInstagramFixture(settings);
-  const t = await openTestDatabase({ instagram: ig.config, media: { publicBaseUrl: `http://127.0.0.1:${port}` } });
+  const publicBaseUrl = `http://127.0.0.1:${port}`;
+  const t = await openTestDatabase({ ...database, instagram: ig.config, media: { publicBaseUrl } });
   const server = await startTestServer(t, { port });
   await t.startWorker();
   const tenant = await buildTenant(t.deps);

@@ -211,7 +211,13 @@ async function commit(
           events: [
             domainEvent(
               'draft.created',
-              { workspaceId: scope.workspaceId, subjectId: rootId, actor: scope.actor, generationJobId },
+              {
+                workspaceId: scope.workspaceId,
+                subjectId: rootId,
+                actor: scope.actor,
+                generationJobId,
+                provider: platform.provider,
+              },
               now,
             ),
           ],
@@ -253,7 +259,7 @@ async function commit(
   await recordAudit(deps, scope, {
     action: 'post.created',
     subject: { type: 'post', id: rootId },
-    details: { mode: input.mode, platformId: platform._id, replies: children.length },
+    details: { mode: input.mode, provider: platform.provider, platformId: platform._id, replies: children.length },
   });
   if (state === 'QUEUE') await enqueueOrLeaveToSweep(deps, root);
   void relayEvents(deps, root.events ?? []);

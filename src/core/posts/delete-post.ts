@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
+import { providerOfPlatform } from '../platforms/provider-of.js';
 import { createdNothing } from '../publishing/documents.js';
 import { AppError } from '../errors.js';
 import { forgetPostInsights } from '../insights/forget.js';
@@ -45,10 +46,11 @@ export async function deletePostGroup(
     if (refund) await refundPostCap(deps, group.root);
     return { state: group.root.state, posts: allIds.length };
   });
+  const provider = await providerOfPlatform(deps, scope.workspaceId, post.platformId);
   await recordAudit(deps, scope, {
     action: options.rejection ? 'post.rejected' : 'post.deleted',
     subject: { type: 'post', id: postId },
-    ...(options.rejection ? {} : { details: deleted }),
+    details: options.rejection ? { provider } : { provider, ...deleted },
   });
 }
 

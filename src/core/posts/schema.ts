@@ -37,7 +37,7 @@ export const PostAttemptSchema = z
     phase: z
       .enum(['claimed', 'init_sent', 'init_answered', 'created_nothing', 'held', 'outcome_unknown'])
       .describe(
-        "how far the attempt got; init_sent means the request to TikTok left; held: the network's quota was used up, nothing was created and the post waits in QUEUE (errorText says until when)",
+        "how far the attempt got; init_sent means the request to the network left; held: the network's quota was used up, nothing was created and the post waits in QUEUE (errorText says until when)",
       ),
     publishId: z
       .string()
@@ -57,10 +57,13 @@ export const PostSchema = z
     content: z.string(),
     state: z
       .enum(['DRAFT', 'QUEUE', 'PUBLISHING', 'PUBLISHED', 'ERROR'])
-      .describe('PUBLISHING: being sent to TikTok right now; ERROR: see errorText'),
+      .describe('PUBLISHING: being sent to the network right now; ERROR: see errorText'),
     scheduledFor: z.iso.datetime().nullable(),
     delayInMinutes: z.int().nullable(),
-    releaseId: z.string().nullable().describe("TikTok's post id once known"),
+    releaseId: z
+      .string()
+      .nullable()
+      .describe("the network's post id once known (TikTok's post id, Instagram's media id)"),
     releaseUrl: z.string().nullable(),
     settings: z.record(z.string(), z.unknown()),
     mediaIds: z.array(z.string()),

@@ -52,7 +52,7 @@ export const generateSlideshowOperation = defineOperation({
   name: 'generate_slideshow',
   title: 'Generate a slideshow',
   summary:
-    'Queue a slideshow: captions (topic) or given slides, one AI image per slide, captions baked on, then the post; poll the job',
+    "Queue a slideshow for TikTok and Instagram accounts alike: captions (topic) or given slides, one AI image per slide generated once and framed per network (TikTok 9:16, an Instagram carousel 4:5, the caption laid out in each frame), then one post group per platform with its network's slides; settings work as in create_post (each network takes the keys its schema declares); poll the job",
   input: GenerateInputSchema,
   check: checkGenerateInput,
   output: GenerateAcceptedSchema,

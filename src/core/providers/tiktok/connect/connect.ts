@@ -76,7 +76,7 @@ export async function completeTikTokConnection(
     {
       action: 'platform.connected',
       subject: { type: 'platform', id: platform._id },
-      details: { handle: platform.displayHandle, reconnected: !created },
+      details: { provider: 'tiktok', handle: platform.displayHandle, reconnected: !created },
       occurrence: String(platform.updatedAt.getTime()),
     },
   );
