@@ -158,6 +158,9 @@ describe('collection', () => {
       const state = await w.t.deps.db.insightCollectors.findOne({ _id: platform._id });
       const [receipts, snapshots] = [await collectionReceipts(postIds), await snapshotCount(postIds)];
       seen = JSON.stringify({ receipts, snapshots, state });
+      // A post opened while a run was queued is left to the planner (every minute, held while the machine is
+      // busy): a run that walked before its member was added settles without it. Plan as the planner would.
+      if (receipts === 45 && snapshots < 45 && state?.queuedAt === null) await planCollection(w.t.deps);
       return receipts === 45 && snapshots === 45 && state?.queuedAt === null ? true : undefined;
     }).catch((error: unknown) => {
       throw new Error(`${String(error)}; last seen: ${seen}`);
