@@ -136,7 +136,7 @@ async function report(
   if (reasonless > 0) problems.push(`${reasonless} ERROR posts without errorText`);
   // A post PUBLISHED by Postdeck must exist at TikTok exactly once.
   const publishedMissing = outcomes.docs.filter(
-    (d) => d.state === 'PUBLISHED' && (emulator.publishesPerPost.get(d._id)?.length ?? 0) !== 1,
+    (d) => d.state === 'PUBLISHED' && (emulator.postedPerPost.get(d._id)?.length ?? 0) !== 1,
   ).length;
   if (publishedMissing > 0) problems.push(`${publishedMissing} PUBLISHED posts not at TikTok exactly once`);
   if (options.requireBothWorkers) {

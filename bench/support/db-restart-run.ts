@@ -188,7 +188,7 @@ async function underOutage(
       problems.push(`a read during the outage was answered ${answerDuringOutage}, not ${OUTAGE_ANSWER}`);
     if (emulator.duplicates > 0) problems.push(`${emulator.duplicates} posts published twice at TikTok`);
     const publishedMissing = outcomes.docs.filter(
-      (d) => d.state === 'PUBLISHED' && (emulator.publishesPerPost.get(d._id)?.length ?? 0) !== 1,
+      (d) => d.state === 'PUBLISHED' && (emulator.postedPerPost.get(d._id)?.length ?? 0) !== 1,
     ).length;
     if (publishedMissing > 0) problems.push(`${publishedMissing} PUBLISHED posts not at TikTok exactly once`);
     if (!settled) problems.push(`posts or generations unsettled ${options.settleTimeoutMs / 1000} s after the restart`);

@@ -4,7 +4,7 @@ import type { Cluster } from './cluster.js';
 import type { CreatedPost } from './seed.js';
 
 /** One publish as the emulator's control API lists it (the fields the bench reads). */
-interface EmulatorPost {
+export interface EmulatorPost {
   publishId: string;
   openId: string;
   request: unknown;
@@ -15,13 +15,19 @@ interface EmulatorPost {
 
 /** What TikTok (the emulator) saw of the bench's posts. */
 export interface EmulatorView {
-  /** Emulator publishes per bench post id (0: never reached TikTok). */
+  /** Emulator publishes per bench post id (0: never reached TikTok), failed ones included. */
   publishesPerPost: Map<string, EmulatorPost[]>;
+  /**
+   * Of those, the publishes TikTok did not end FAILED: what is (or may still become) a post on the
+   * account. A FAILED publish created nothing ("retry if the URL is valid" for a pull that failed), so
+   * a post published again after one is still at TikTok once.
+   */
+  postedPerPost: Map<string, EmulatorPost[]>;
   /** Publishes carrying no bench post's tag on a bench account (should be none). */
   strays: EmulatorPost[];
   /** Init requests (any answer) on the bench accounts. */
   initRequests: number;
-  /** Bench posts that reached TikTok more than once. */
+  /** Bench posts at TikTok more than once (publishes not FAILED). */
   duplicates: number;
 }
 
@@ -43,8 +49,11 @@ export async function readEmulator(cluster: Cluster, posts: readonly CreatedPost
   const initRequests = Object.entries(body.initRequests)
     .filter(([openId]) => accounts.has(openId))
     .reduce((sum, [, count]) => sum + count, 0);
-  const duplicates = [...publishesPerPost.values()].filter((list) => list.length > 1).length;
-  return { publishesPerPost, strays, initRequests, duplicates };
+  const postedPerPost = new Map(
+    [...publishesPerPost].map(([postId, list]) => [postId, list.filter((publish) => publish.status !== 'FAILED')]),
+  );
+  const duplicates = [...postedPerPost.values()].filter((list) => list.length > 1).length;
+  return { publishesPerPost, postedPerPost, strays, initRequests, duplicates };
 }
 
 /** Post states and error texts of the bench posts, as Postdeck recorded them. */

@@ -111,7 +111,7 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
   if (!settled) problems.push('scheduled posts still QUEUE/PUBLISHING');
   const emulator = await readEmulator(cluster, toPublish);
   const published = outcomes.docs.filter((d) => d.state === 'PUBLISHED');
-  const twice = published.filter((d) => emulator.publishesPerPost.get(d._id)?.length !== 1).length;
+  const twice = published.filter((d) => emulator.postedPerPost.get(d._id)?.length !== 1).length;
   line(
     'posts to publish: scheduled + approved in chat',
     `${outcome.scheduled.length} + ${outcome.approved.length}, ${published.length} PUBLISHED`,
@@ -121,6 +121,11 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
     line(`  approved, still DRAFT ${doc._id}`, settings.chat.notesOn(doc._id).slice(0, 600));
   line('published posts not at TikTok exactly once', twice);
   line('posts at TikTok twice', emulator.duplicates);
+  // A post published again after a publish that created nothing has several; the report names them.
+  const several = [...emulator.publishesPerPost]
+    .filter(([, publishes]) => publishes.length > 1)
+    .map(([postId, publishes]) => `${postId}: ${publishes.map((p) => `${p.status} ${p.failReason ?? ''}`).join(', ')}`);
+  for (const each of several) line('  publishes of one post', each);
   const killedMidPublish = await outcomeUnknownByKill(cluster, outcomes, settings.workerKill);
   line('  of the ERRORs: the SIGKILLed worker had sent the init', killedMidPublish.size);
   if (published.length + killedMidPublish.size < toPublish.length) problems.push('posts to publish not all PUBLISHED');
@@ -138,7 +143,8 @@ export async function checkOutcome(cluster: Cluster, tenant: Tenant, outcome: Lo
   if (twice > 0 || emulator.duplicates > 0 || emulator.strays.length > 0)
     problems.push(
       `a post not published exactly once (${twice} published not once, ${emulator.duplicates} twice, ` +
-        `${emulator.strays.length} untracked: ${emulator.strays.map((stray) => JSON.stringify(stray.request).slice(0, 120)).join('; ')})`,
+        `${emulator.strays.length} untracked: ${emulator.strays.map((stray) => JSON.stringify(stray.request).slice(0, 120)).join('; ')}; ` +
+        `several publishes: ${several.join('; ')})`,
     );
 
   const jobs = await waitFor(settings.settleTimeoutMs, async () => {

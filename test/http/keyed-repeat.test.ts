@@ -30,6 +30,26 @@ async function dieBeforeKeeping(workspaceId: string, key: string): Promise<void>
   expect(lapsed.modifiedCount).toBe(1);
 }
 
+/**
+ * Sends a keyed request, leaves the store as a death before keeping its answer leaves it, and sends it
+ * again: both answered `status`, the second executed (not replayed).
+ */
+async function sendAcrossADeath(
+  tenant: { apiKey: string; workspaceId: string },
+  path: string,
+  body: unknown,
+  status: number,
+) {
+  const key = { 'idempotency-key': `repeat-${randomUUID()}` };
+  const first = await call(stack.server, tenant.apiKey, 'POST', path, body, key);
+  expect(first.status).toBe(status);
+  await dieBeforeKeeping(tenant.workspaceId, key['idempotency-key']);
+  const again = await call(stack.server, tenant.apiKey, 'POST', path, body, key);
+  expect(again.status).toBe(status);
+  expect(again.headers.get('idempotent-replayed')).toBeNull();
+  return { first, again, key };
+}
+
 const used = async (apiKey: string) =>
   (await call(stack.server, apiKey, 'GET', '/usage')).body as Record<string, { used: number }>;
 
@@ -45,14 +65,7 @@ describe('a keyed request executed again after its process died', () => {
       mode: 'schedule',
       scheduledFor: new Date(Date.now() + 3_600_000).toISOString(),
     });
-    const key = { 'idempotency-key': `post-${randomUUID()}` };
-    const first = await call(stack.server, tenant.apiKey, 'POST', '/posts', body, key);
-    expect(first.status).toBe(201);
-    await dieBeforeKeeping(tenant.workspaceId, key['idempotency-key']);
-
-    const again = await call(stack.server, tenant.apiKey, 'POST', '/posts', body, key);
-    expect(again.status).toBe(201);
-    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const { first, again, key } = await sendAcrossADeath(tenant, '/posts', body, 201);
     const root = (answer: { body: unknown }) => (answer.body as Created).results[0]!.post.root;
     expect(root(again)).toEqual(root(first));
     const stored = await stack.t.deps.db.posts.find({ workspaceId: tenant.workspaceId, content }).toArray();
@@ -136,14 +149,7 @@ describe('a keyed request executed again after its process died', () => {
       mode: 'draft',
       settings: DIRECT,
     };
-    const key = { 'idempotency-key': `generate-${randomUUID()}` };
-    const first = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', body, key);
-    expect(first.status).toBe(202);
-    await dieBeforeKeeping(tenant.workspaceId, key['idempotency-key']);
-
-    const again = await call(stack.server, tenant.apiKey, 'POST', '/slides/generate', body, key);
-    expect(again.status).toBe(202);
-    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const { first, again } = await sendAcrossADeath(tenant, '/slides/generate', body, 202);
     expect(again.body).toEqual(first.body);
     expect(await stack.t.deps.db.generationJobs.countDocuments({ workspaceId: tenant.workspaceId })).toBe(1);
     expect((await used(tenant.apiKey)).imageCredits?.used).toBe(2);

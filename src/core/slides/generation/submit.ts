@@ -27,10 +27,14 @@ export async function submitGeneration(
   input: GenerateInput,
 ): Promise<{ jobId: string; status: 'WAITING'; total: number }> {
   const total = input.slides?.length ?? input.slideCount ?? DEFAULT_SLIDES;
-  // A keyed request executed again (its first process died before its answer was kept) finds its job.
-  const jobId = scope.idempotencySeed === undefined ? randomUUID() : derivedUuid(`${scope.idempotencySeed}:job`);
-  const earlier = await deps.db.generationJobs.findOne({ _id: jobId, workspaceId: scope.workspaceId });
-  if (earlier) return resumeEarlier(deps, earlier);
+  // A keyed request executed again (its first process died before its answer was kept) finds its job;
+  // an unkeyed one has a fresh id, so there is nothing to look for.
+  const seed = scope.idempotencySeed;
+  const jobId = seed === undefined ? randomUUID() : derivedUuid(`${seed}:job`);
+  if (seed !== undefined) {
+    const earlier = await deps.db.generationJobs.findOne({ _id: jobId, workspaceId: scope.workspaceId });
+    if (earlier) return resumeEarlier(deps, earlier);
+  }
   const networks = await checkJobPost(deps, scope, input, total);
   const settings = await getAiSettings(deps, scope);
   const language = input.language ?? settings.defaultLanguage;
