@@ -126,6 +126,7 @@ describe('GET /platforms/{id}/schema for Instagram', () => {
       'collaborators',
       'share_to_feed',
       'thumb_offset',
+      'fit',
     ]);
     expect((await ig.control('PATCH', '/__control/settings', { quotaTotal: 25 })).status).toBe(200);
     const again = await call(server, tenant.apiKey, 'GET', `/platforms/${gram._id}/schema`);

@@ -1,6 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/core/context.js';
 import type { IssueDetail } from '../../src/core/errors.js';
+import { fitToAspect } from '../../src/core/media/fit-aspect.js';
+import { readMediaBytes, storeMediaBytes } from '../../src/core/media/store-bytes.js';
 import type { PlatformDoc } from '../../src/core/platforms/documents.js';
 import type { PostMedia } from '../../src/core/providers/port.js';
 import { Harness, graphErrorOf, jpeg } from '../instagram-emulator/harness.js';
@@ -14,6 +17,7 @@ import { buildMp4 } from '../support/video.js';
 let h: Harness;
 let t: TestDatabase;
 let platform: PlatformDoc;
+let scope: Scope;
 let account: { id: string; userId: string; token: string };
 let served = 0;
 
@@ -21,6 +25,7 @@ beforeAll(async () => {
   h = await Harness.start();
   t = await openTestDatabase();
   const tenant = await buildTenant(t.deps);
+  scope = { workspaceId: tenant.workspaceId, accountId: tenant.accountId, actor: { type: 'system' } };
   platform = await buildPlatform(t.deps, tenant.workspaceId, {
     provider: 'instagram',
     capabilities: ['image', 'carousel', 'reel'],
@@ -149,7 +154,7 @@ describe('Instagram rules: Postdeck and the emulator agree', () => {
     expect(await container(item, {})).toBe(expected);
   });
 
-  it('refuses an image of 8 MiB or more, and a WebP, as the emulator does', async () => {
+  it('refuses an image of 8 MiB or more as the emulator does, and sends a WebP as the JPEG it renders', async () => {
     const large = serve(await bigJpeg(1080, 1350, 8 * 1024 * 1024 + 10), {
       mediaType: 'image',
       mimeType: 'image/jpeg',
@@ -162,9 +167,43 @@ describe('Instagram rules: Postdeck and the emulator agree', () => {
       .webp()
       .toBuffer();
     const webp = serve(webpBytes, { mediaType: 'image', mimeType: 'image/webp', width: 1080, height: 1350 });
-    expect(verdictOf(await postdeck([webp]))).toBe('refused');
+    expect(verdictOf(await postdeck([webp]))).toBe('accepted');
     expect(await container(webp, {})).toBe('refused');
+    const stored = await storeMediaBytes(t.deps, scope, webpBytes, { source: 'upload', fileName: 'slide.webp' });
+    const original = (await t.deps.db.media.findOne({ _id: stored.id }))!;
+    const rendering = t.deps.providers.of(platform).rules.images!;
+    const sent = await fitToAspect(t.deps, scope, original, rendering.limits, { mode: 'crop' });
+    expect(sent.mimeType).toBe('image/jpeg');
+    const jpegBytes = await readMediaBytes(t.deps, sent.storageKey);
+    const rendered = serve(jpegBytes, { mediaType: 'image', mimeType: 'image/jpeg', width: 1080, height: 1350 });
+    expect(verdictOf(await postdeck([rendered]))).toBe('accepted');
+    expect(await container(rendered, {})).toBe('accepted');
   });
+
+  it.each([
+    [{ mode: 'pad', background: 'blur' }, [1440, 1800]],
+    [{ mode: 'crop' }, [1080, 1350]],
+  ] as const)(
+    'accepts a 9:16 image with fit %j and sends the %j JPEG it renders, which the emulator accepts',
+    async (fit, size) => {
+      const bytes = await jpeg(1080, 1920);
+      const tall = serve(bytes, { mediaType: 'image', mimeType: 'image/jpeg', width: 1080, height: 1920 });
+      expect(verdictOf(await postdeck([tall], '', { fit }))).toBe('accepted');
+      expect(await container(tall, {})).toBe('refused');
+      const stored = await storeMediaBytes(t.deps, scope, bytes, { source: 'upload', fileName: 'tall.jpg' });
+      const original = (await t.deps.db.media.findOne({ _id: stored.id }))!;
+      const sent = await fitToAspect(t.deps, scope, original, t.deps.providers.of(platform).rules.images!.limits, fit);
+      const [width, height] = size;
+      const rendered = serve(await readMediaBytes(t.deps, sent.storageKey), {
+        mediaType: 'image',
+        mimeType: 'image/jpeg',
+        width,
+        height,
+      });
+      expect(verdictOf(await postdeck([rendered], '', { fit }))).toBe('accepted');
+      expect(await container(rendered, {})).toBe('accepted');
+    },
+  );
 
   it.each([
     ['2,200 characters', 'accepted', 'a'.repeat(2200)],

@@ -70,6 +70,26 @@ describe('Instagram publishing', SLOW, () => {
     expect(done.releaseId).toBe(media[0]!.id);
   });
 
+  it('publishes a 9:16 image sent with a fit as the 4:5 JPEG Postdeck rendered for it', async () => {
+    const { platform, account } = await connectInstagram(w);
+    const slide = await upload(w.server, w.tenant.apiKey, { bytes: await makeJpeg(1080, 1920), name: 'slide.jpg' });
+    const { id: slideId } = (await slide.json()) as { id: string };
+    const answer = await call(w.server, w.tenant.apiKey, 'POST', '/posts', {
+      platformIds: [platform._id],
+      content: 'A slide, framed',
+      mode: 'now',
+      mediaIds: [slideId],
+      settings: { fit: { mode: 'crop' } },
+    });
+    expect(answer.status).toBe(201);
+    const postId = (answer.body.results as { post: { root: { id: string } } }[])[0]!.post.root.id;
+    const done = await settled(w, postId);
+    expect({ state: done.state, errorText: done.errorText }).toEqual({ state: 'PUBLISHED', errorText: null });
+    expect(done.mediaIds).not.toEqual([slideId]);
+    const [media] = publishedMedia(w, account);
+    expect(media!.fetched).toMatchObject({ kind: 'image', width: 1080, height: 1350 });
+  });
+
   it('publishes a Reel with share_to_feed', async () => {
     const { platform, account } = await connectInstagram(w);
     const video = await storeMedia(w, buildMp4({ durationSec: 12 }));

@@ -47,6 +47,15 @@ export interface FittedFromDoc {
   key: string;
 }
 
+/** The shapes a network takes an image in: width / height from `minAspect` to `maxAspect`, and at most `maxWidth` px wide. */
+export interface AspectLimits {
+  minAspect: number;
+  maxAspect: number;
+  maxWidth?: number;
+  /** The network takes JPEG only: an image in another format is rendered as JPEG even when its shape fits. */
+  jpegOnly?: boolean;
+}
+
 /** How an image outside a network's aspect limits is made to fit: padded (blurred copy or a colour) or cropped to the centre. */
 export type AspectFit = { mode: 'crop' } | { mode: 'pad'; background: 'blur' | `#${string}` };
 

@@ -3,24 +3,17 @@ import sharp, { type Sharp } from 'sharp';
 import type { CoreDeps, Scope } from '../context.js';
 import { AppError } from '../errors.js';
 import type { WhenBusy } from './decode-gate.js';
-import type { AspectFit, MediaDoc } from './documents.js';
+import type { AspectFit, AspectLimits, MediaDoc } from './documents.js';
 import { TRANSPARENCY_BACKGROUND } from './convert-png.js';
 import { DECODE_OPTIONS, requireWithinPixelCap } from './preview.js';
 import { readMediaBytes, storeMediaBytes } from './store-bytes.js';
-
-/** The shapes a network takes an image in: width / height from `minAspect` to `maxAspect`, and at most `maxWidth` px wide. */
-export interface AspectLimits {
-  minAspect: number;
-  maxAspect: number;
-  maxWidth?: number;
-}
 
 /** The fitted JPEG's quality: high, since the network encodes it again. */
 const FITTED_JPEG = Object.freeze({ quality: 92 });
 
 /**
  * An image of this workspace in a shape a network takes: the image itself when its aspect ratio is within
- * `limits`, else a new JPEG media object (the original's source, `fittedFrom` naming the original and the fit)
+ * `limits` (and it is a JPEG, when the network takes only those), else a new JPEG media object (the original's source, `fittedFrom` naming the original and the fit)
  * at the nearest allowed ratio. `pad` keeps every pixel of the image and adds a background (a blurred,
  * darkened copy of the image, or a colour); `crop` keeps its centre. Nothing is scaled up; a result wider
  * than `maxWidth` is scaled down. Asked again for the same image, fit and limits, it answers the image made
@@ -37,7 +30,8 @@ export async function fitToAspect(
   if (media.mediaType !== 'image') throw new AppError('invalid_request', `media ${media._id} is not an image`);
   const { width, height } = await uprightSize(deps, media);
   const target = fittedSize(width, height, limits, fit);
-  if (target.width === width && target.height === height) return media;
+  const convert = limits.jpegOnly === true && media.mimeType !== 'image/jpeg';
+  if (target.width === width && target.height === height && !convert) return media;
   const key = fitKey(fit, limits);
   const earlier = await deps.db.media.findOne({
     workspaceId: scope.workspaceId,
@@ -105,7 +99,7 @@ async function uprightSize(deps: CoreDeps, media: MediaDoc): Promise<{ width: nu
 
 function fitKey(fit: AspectFit, limits: AspectLimits): string {
   const how = fit.mode === 'pad' ? `pad:${fit.background.toLowerCase()}` : 'crop';
-  return `${how}:${limits.minAspect}-${limits.maxAspect}:${limits.maxWidth ?? ''}`;
+  return `${how}:${limits.minAspect}-${limits.maxAspect}:${limits.maxWidth ?? ''}${limits.jpegOnly ? ':jpeg' : ''}`;
 }
 
 /** The image drawn at `size`: its centre cover-cropped, or whole on the background. Upright, in sRGB, no alpha. */

@@ -3,10 +3,21 @@
 // platforms, slides, media, chat) reach a network only through this port and the registry.
 
 import type { IssueDetail } from '../errors.js';
-import type { MediaDoc } from '../media/documents.js';
+import type { AspectFit, AspectLimits, MediaDoc } from '../media/documents.js';
 import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
 import type { PostingSchemaBody } from './contract.js';
+
+/**
+ * A network that takes images only in some shapes or formats: the limits an image Postdeck renders for it
+ * meets, and the fit a post's settings ask for. Postdeck renders an image when it is not a JPEG and the
+ * network takes only JPEGs, or when a fit is asked and the image is outside the limits; `checkPost`
+ * judges images as they will be sent.
+ */
+export interface ImageRendering {
+  readonly limits: AspectLimits;
+  fitOf(settings: Record<string, unknown>): AspectFit | undefined;
+}
 
 /** Who asks a network for an account's live facts: a person waiting on a request, or background work. */
 export type ProviderCaller = 'request' | 'background';
@@ -201,6 +212,8 @@ export interface Provider<Deps = unknown> {
     ): Promise<{ issues: IssueDetail[]; settings: Record<string, unknown> }>;
     /** The live posting schema of an account (`GET /platforms/{id}/schema`). */
     postingSchema(deps: Deps, platform: PlatformDoc): Promise<PostingSchemaBody>;
+    /** How Postdeck renders a post's images for the network before storing the post; absent: sent as uploaded. */
+    readonly images?: ImageRendering;
   };
   readonly publishing: {
     /** The kind of post the media make ("video", "photo"), or null when the network cannot post them. */

@@ -11,6 +11,7 @@ import { INSTAGRAM_FRAMES } from './frames.js';
 import { readInstagramAccountCounts, readInstagramPostCounts } from './insights/read-counts.js';
 import { instagramPublishing } from './publish/index.js';
 import { checkInstagramPost } from './rules/check-post.js';
+import { INSTAGRAM_IMAGE_RENDERING } from './rules/image-rendering.js';
 import { instagramPostingSchema } from './rules/posting-schema.js';
 
 /** Instagram behind the provider port, over `http` (real Instagram or the emulator, by its base URLs). */
@@ -34,6 +35,7 @@ export function createInstagramProvider(http: InstagramHttp): Provider<CoreDeps>
     rules: {
       checkPost: checkInstagramPost,
       postingSchema: instagramPostingSchema,
+      images: INSTAGRAM_IMAGE_RENDERING,
     },
     publishing: instagramPublishing(http),
     // Media insights take one media a call (GET /{media-id}/insights).

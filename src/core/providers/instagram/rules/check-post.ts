@@ -4,6 +4,7 @@ import type { PlatformDoc } from '../../../platforms/documents.js';
 import type { LoadedMedia, PostFields, ProviderCaller } from '../../port.js';
 import { platformDisconnected, reconnectNeeded } from '../connect/platform-errors.js';
 import { hashtagsOf, INSTAGRAM_LIMITS as L, mentionsOf } from './limits.js';
+import { instagramFitOf } from './fit.js';
 import { checkInstagramMedia } from './media-rules.js';
 import { instagramPostKind } from './post-kind.js';
 import { checkInstagramSettings } from './settings.js';
@@ -26,7 +27,7 @@ export function checkInstagramPost(
   const settings = (fields.settings ?? {}) as Record<string, unknown>;
   const kind = instagramPostKind(loaded.media);
   const found = [
-    ...checkInstagramMedia(loaded.media),
+    ...checkInstagramMedia(loaded.media, instagramFitOf(settings)),
     ...captionIssues(fields.content),
     ...checkInstagramSettings(settings, kind, loaded.media),
   ];

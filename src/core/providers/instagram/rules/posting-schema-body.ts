@@ -23,7 +23,8 @@ export const InstagramPostingSchemaBodySchema = z
     content: z.object({ unit: z.string(), maxLength: z.int(), maxHashtags: z.int(), maxMentions: z.int() }),
     media: z.object({
       image: z.object({
-        mimeTypes: z.array(z.string()),
+        mimeTypes: z.array(z.string()).describe('what Instagram takes'),
+        renderedAsJpeg: z.array(z.string()).describe('what Postdeck renders as a JPEG for the post'),
         maxBytes: z.int(),
         minWidthPx: z.int(),
         maxWidthPx: z.int(),

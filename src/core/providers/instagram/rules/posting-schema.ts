@@ -41,6 +41,7 @@ export async function instagramPostingSchema(
     media: {
       image: {
         mimeTypes: [...L.imageMimeTypes],
+        renderedAsJpeg: ['image/png', 'image/webp'],
         maxBytes: L.imageMaxBytes,
         minWidthPx: L.imageMinWidth,
         maxWidthPx: L.imageMaxWidth,
@@ -69,12 +70,13 @@ export async function instagramPostingSchema(
 
 const RULES = [
   'mediaIds: 1 image (an image post), 2 to 10 images and videos (a carousel), or 1 video (a Reel); only READY media.',
-  'Images: JPEG only (a PNG upload is stored as JPEG; a WebP one is not), under 8 MiB, 320 to 1440 px wide, aspect ratio from 4:5 (0.8) to 1.91:1. A 9:16 image is refused.',
+  'Images: Instagram takes JPEGs under 8 MiB, 320 to 1440 px wide, aspect ratio from 4:5 (0.8) to 1.91:1. Postdeck renders a PNG or WebP image as a JPEG (at most 1440 px wide) for the post; the original stays in the library.',
+  'A 9:16 image (or any outside 4:5 to 1.91:1) is refused unless settings.fit asks Postdeck to render it: {"mode":"pad","background":"blur"}, {"mode":"pad","background":"#RRGGBB"} or {"mode":"crop"}.',
   'Videos: MP4 or QuickTime, at most 300 MiB, 3 s to 15 min, at most 1920 px wide.',
   `content is the caption: at most ${L.captionMaxChars} characters, ${L.maxHashtags} hashtags and ${L.maxMentions} @ mentions.`,
   'settings.alt_text: alt text per item in mediaIds order, for images only.',
   `settings.collaborators: at most ${L.maxCollaborators} usernames, without @.`,
-  'settings.share_to_feed and settings.thumb_offset (ms, below the video length): Reels only. Any other key is refused.',
+  'settings.share_to_feed and settings.thumb_offset (ms, below the video length): Reels only. settings.fit: images only (above). Any other key is refused.',
   'One post to several networks: each network takes the settings keys it declares and ignores those another network of the same request declares.',
   'Instagram allows a limited number of API publishes per rolling 24 hours (quota); a post over it waits until the quota frees.',
   'Thread replies are not supported.',

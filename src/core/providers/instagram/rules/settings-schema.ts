@@ -1,7 +1,14 @@
+import { FIT_JSON_SCHEMA } from './fit.js';
 import { INSTAGRAM_LIMITS as L } from './limits.js';
 
 /** The settings keys an Instagram post takes; any other key is refused. */
-export const INSTAGRAM_SETTING_KEYS: readonly string[] = ['alt_text', 'collaborators', 'share_to_feed', 'thumb_offset'];
+export const INSTAGRAM_SETTING_KEYS: readonly string[] = [
+  'alt_text',
+  'collaborators',
+  'share_to_feed',
+  'thumb_offset',
+  'fit',
+];
 
 /** Instagram's settings as JSON Schema (draft 2020-12); what it cannot say is in the descriptions and the rules. */
 export const INSTAGRAM_SETTINGS_JSON_SCHEMA = Object.freeze({
@@ -31,5 +38,6 @@ export const INSTAGRAM_SETTINGS_JSON_SCHEMA = Object.freeze({
       minimum: 0,
       description: "Reels only: the cover frame, in milliseconds from the start; below the video's length.",
     },
+    fit: FIT_JSON_SCHEMA,
   },
 });

@@ -1,5 +1,6 @@
 import type { IssueDetail } from '../../../errors.js';
 import type { PostMedia } from '../../port.js';
+import { fitIssues } from './fit.js';
 import { INSTAGRAM_LIMITS as L } from './limits.js';
 import { INSTAGRAM_SETTING_KEYS } from './settings-schema.js';
 import type { InstagramPostKind } from './post-kind.js';
@@ -60,5 +61,6 @@ export function checkInstagramSettings(
       }
     }
   }
+  issues.push(...fitIssues(settings.fit));
   return issues;
 }
