@@ -5,14 +5,14 @@ import { INSTAGRAM_FRAMES } from '../../src/core/providers/instagram/frames.js';
 import type { SlideFrame } from '../../src/core/providers/port.js';
 import { TIKTOK_FRAMES } from '../../src/core/providers/tiktok/frames.js';
 import { FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
-import { CAPTIONS, carouselNetwork, twoNetworks, type Framed } from '../support/carousel-network.js';
+import { CAPTIONS, twoNetworks, type Framed } from '../support/two-networks.js';
 import { pathOf, upload } from '../support/media.js';
 import { call } from '../support/posts.js';
 
 // One slideshow in TikTok's frame and in a carousel network's (Instagram's), the safe areas drawn on, to look at.
 let stack: AiStack;
 beforeAll(async () => {
-  stack = await startAiStack({ plans: FREE_AND_CREATOR_PLANS, providers: [carouselNetwork] });
+  stack = await startAiStack({ plans: FREE_AND_CREATOR_PLANS, instagram: true });
 });
 afterAll(() => stack.stop());
 

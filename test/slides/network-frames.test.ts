@@ -8,7 +8,7 @@ import type { SlideFrame } from '../../src/core/providers/port.js';
 import { TIKTOK_FRAMES } from '../../src/core/providers/tiktok/frames.js';
 import { prepareCaption } from '../../src/core/slides/render/index.js';
 import { FREE_AND_CREATOR_PLANS, startAiStack, type AiStack } from '../support/ai.js';
-import { CAPTIONS, carouselNetwork, twoNetworks, type Framed, type Slide } from '../support/carousel-network.js';
+import { CAPTIONS, twoNetworks, type Framed, type Slide } from '../support/two-networks.js';
 import { upload } from '../support/media.js';
 import { connectMcpOverHttp } from '../support/mcp.js';
 import { call, DIRECT } from '../support/posts.js';
@@ -16,7 +16,7 @@ import { call, DIRECT } from '../support/posts.js';
 // Slides drawn per network: TikTok's 1080x1920 and a carousel network's 1080x1350 (Instagram's frame).
 let stack: AiStack;
 beforeAll(async () => {
-  stack = await startAiStack({ plans: FREE_AND_CREATOR_PLANS, providers: [carouselNetwork] });
+  stack = await startAiStack({ plans: FREE_AND_CREATOR_PLANS, instagram: true });
 });
 afterAll(() => stack.stop());
 

@@ -96,8 +96,6 @@ export async function openTestDatabase(
      * periodic jobs such as the insights planner run on their own); off by default, so tests stay quiet.
      */
     recurring?: boolean;
-    /** More networks registered after TikTok (a test's own object over the port). */
-    providers?: Provider<CoreDeps>[];
   } = {},
 ): Promise<TestDatabase> {
   const uri = inject('mongoUri');
@@ -120,8 +118,6 @@ export async function openTestDatabase(
     providers: createProviderRegistry([
       createTikTokProvider(new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 })),
       createInstagramProvider(new InstagramHttp(options.instagram ?? NO_INSTAGRAM, logger)),
-      // A test's own network over the port (it replaces a registered one of the same id).
-      ...(options.providers ?? []),
     ]),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},
