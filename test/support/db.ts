@@ -17,7 +17,6 @@ import { DEFAULT_PLANS, type PlanTable } from '../../src/core/plans.js';
 import { createSecretBox, newSecretKey } from '../../src/core/crypto/secret-box.js';
 import { TikTokHttp } from '../../src/core/providers/tiktok/http.js';
 import { createTikTokProvider } from '../../src/core/providers/tiktok/provider.js';
-import type { Provider } from '../../src/core/providers/port.js';
 import { createProviderRegistry } from '../../src/core/providers/registry.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import { createAiProvider } from '../../src/core/providers/openai/provider.js';
