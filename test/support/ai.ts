@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../../src/core/context.js';
 import type { Provider } from '../../src/core/providers/port.js';
+import type { InstagramClientConfig } from '../../src/core/providers/instagram/config.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import type { PlanTable } from '../../src/core/plans.js';
 import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
@@ -43,11 +44,14 @@ export async function startAiStack(
     ai?: Partial<AiProviderConfig>;
     worker?: boolean;
     providers?: Provider<CoreDeps>[];
+    /** Instagram's client config (an Instagram emulator's), for jobs that post to both networks. */
+    instagram?: InstagramClientConfig;
   } = {},
 ): Promise<AiStack> {
   const [f, openai] = await Promise.all([startTikTokFixture(), startOpenAiEmulator()]);
   const t = await openTestDatabase({
     tiktok: f.config,
+    ...(options.instagram ? { instagram: options.instagram } : {}),
     plans: options.plans,
     ai: emulatorAiConfig(openai, options.ai),
     ...(options.providers ? { providers: options.providers } : {}),

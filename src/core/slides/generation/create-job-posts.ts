@@ -1,6 +1,7 @@
 import type { CoreDeps, Scope } from '../../context.js';
 import { derivedUuid } from '../../ids.js';
 import { createPosts } from '../../posts/create-posts.js';
+import { settingsForNetwork } from '../../posts/settings-per-network.js';
 import type { GenerationJobDoc } from './documents.js';
 
 /**
@@ -33,7 +34,7 @@ export async function createJobPosts(
   const late = request.scheduledFor !== null && new Date(request.scheduledFor) <= deps.now();
   // Each network's platforms get its own slides; one network failing whole never stops another's post.
   let thrown: { error: unknown } | undefined;
-  for (const { platformIds, mediaIds } of postsToMake(job)) {
+  for (const { platformIds, mediaIds, settings } of postsToMake(job)) {
     const missing = platformIds.filter((id) => !done.has(id));
     if (missing.length === 0) continue;
     // A second run of the job at the same moment (the queue's lock is not exclusive on FerretDB) may
@@ -47,7 +48,7 @@ export async function createJobPosts(
         mode: late ? 'now' : request.mode,
         ...(request.scheduledFor && !late ? { scheduledFor: request.scheduledFor } : {}),
         mediaIds,
-        settings: request.settings,
+        settings,
         threadReplies: [],
       },
       { ids, generationJobId: job._id },
@@ -76,13 +77,24 @@ export async function createJobPosts(
   return { groupIds, failures };
 }
 
-/** The posts a job makes: each network's platforms with the slides drawn in its frame, the first network's first. */
-function postsToMake(job: GenerationJobDoc): { platformIds: string[]; mediaIds: string[] }[] {
-  const networks = job.request.networks ?? [];
-  if (networks.length <= 1)
-    return [{ platformIds: job.request.platformIds, mediaIds: job.slides.map((s) => s.compositeMediaId as string) }];
+/**
+ * The posts a job makes: each network's platforms with the slides drawn in its frame, the first network's first,
+ * and the settings keys that network takes from the request's one object (each network's post is created on its
+ * own, so the keys the job's other networks declare are left out here, as the submit check left them out).
+ */
+function postsToMake(
+  job: GenerationJobDoc,
+): { platformIds: string[]; mediaIds: string[]; settings: Record<string, unknown> }[] {
+  const { request } = job;
+  const networks = request.networks ?? [];
+  if (networks.length <= 1) {
+    const mediaIds = job.slides.map((s) => s.compositeMediaId as string);
+    return [{ platformIds: request.platformIds, mediaIds, settings: request.settings }];
+  }
+  const providers = networks.map((network) => network.provider);
   return networks.map(({ provider, platformIds }, n) => ({
     platformIds,
+    settings: settingsForNetwork(request.settings, provider, providers) as Record<string, unknown>,
     mediaIds: job.slides.map((slide) =>
       n === 0
         ? (slide.compositeMediaId as string)
