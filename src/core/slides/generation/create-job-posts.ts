@@ -78,23 +78,23 @@ export async function createJobPosts(
 }
 
 /**
- * The posts a job makes: each network's platforms with the slides drawn in its frame and the settings keys it
- * takes, the first network's first.
+ * The posts a job makes: each network's platforms with the slides drawn in its frame, the first network's first,
+ * and the settings keys that network takes from the request's one object (each network's post is created on its
+ * own, so the keys the job's other networks declare are left out here, as the submit check left them out).
  */
 function postsToMake(
   job: GenerationJobDoc,
 ): { platformIds: string[]; mediaIds: string[]; settings: Record<string, unknown> }[] {
-  const networks = job.request.networks ?? [];
-  const { settings } = job.request;
-  if (networks.length <= 1)
-    return [
-      { platformIds: job.request.platformIds, mediaIds: job.slides.map((s) => s.compositeMediaId as string), settings },
-    ];
-  // Each network's posts are made on their own, so each takes its keys of the request's one settings object here.
-  const all = networks.map((network) => network.provider);
+  const { request } = job;
+  const networks = request.networks ?? [];
+  if (networks.length <= 1) {
+    const mediaIds = job.slides.map((s) => s.compositeMediaId as string);
+    return [{ platformIds: request.platformIds, mediaIds, settings: request.settings }];
+  }
+  const providers = networks.map((network) => network.provider);
   return networks.map(({ provider, platformIds }, n) => ({
     platformIds,
-    settings: settingsForNetwork(settings, provider, all) as Record<string, unknown>,
+    settings: settingsForNetwork(request.settings, provider, providers) as Record<string, unknown>,
     mediaIds: job.slides.map((slide) =>
       n === 0
         ? (slide.compositeMediaId as string)
