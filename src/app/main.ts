@@ -133,7 +133,7 @@ export async function openCore(
     metrics,
     async close() {
       await jobs.stop(config.jobs.drainMs);
-      await deps.keyCache.flush();
+      await deps.keyCache.close();
       await database.close();
     },
   };
@@ -248,7 +248,7 @@ export async function startPostdeck(
         if (unfinished > 0) logger.warn({ unfinished }, 'released running jobs to other workers');
         heartbeat?.stop();
         await metricsListener?.stop();
-        await core.deps.keyCache.flush();
+        await core.deps.keyCache.close();
         await stopEmulators();
         await core.database.close();
         logger.info('stopped');

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey, revokeApiKey } from '../../src/core/auth/api-keys.js';
 import { ApiKeyCache } from '../../src/core/auth/key-cache.js';
@@ -22,6 +24,20 @@ afterAll(async () => {
 function replica(): CoreDeps {
   const db = watched.db;
   return { ...t.deps, db, keyCache: new ApiKeyCache(db, t.deps.logger) };
+}
+
+/** A replica on a connection of its own, so the commands seen are its cache's alone. */
+async function withOwnConnection(run: (deps: CoreDeps, commands: CommandStartedEvent[]) => Promise<void>) {
+  const own = await watchCommands(t);
+  try {
+    await run({ ...t.deps, db: own.db, keyCache: new ApiKeyCache(own.db, t.deps.logger) }, own.commands);
+  } finally {
+    await own.close();
+  }
+}
+
+function revisionReads(commands: CommandStartedEvent[]): number {
+  return commands.filter((c) => c.commandName === 'find' && c.command.find === 'api_key_revisions').length;
 }
 
 function scopeOf(tenant: { workspaceId: string; accountId: string }) {
@@ -67,6 +83,32 @@ describe('API key verification', () => {
     const key = { keyId: 'k', workspaceId: tenant.workspaceId, accountId: tenant.accountId, userId: null };
     cache.remember(hash, key, before.generation);
     expect((await cache.lookup(hash)).key).toBeUndefined();
+  });
+
+  it('reads nothing from its timer once closed, even for a request drained after the close', async () => {
+    await withOwnConnection(async (deps, commands) => {
+      const tenant = await buildTenant(t.deps);
+      await authenticateApiKey(deps, tenant.apiKey);
+      await deps.keyCache.close();
+      // A request still being drained looks its key up after the close (shutdown closes the cache first).
+      await authenticateApiKey(deps, tenant.apiKey);
+      commands.length = 0;
+      // Six reread periods: a live cache in use rereads every 250 ms.
+      await sleep(1_500);
+      expect(revisionReads(commands)).toBe(0);
+    });
+  });
+
+  it('keeps rereading while keys are in use, a usage write notwithstanding', async () => {
+    await withOwnConnection(async (deps, commands) => {
+      const tenant = await buildTenant(t.deps);
+      await authenticateApiKey(deps, tenant.apiKey);
+      await deps.keyCache.flush();
+      commands.length = 0;
+      await sleep(1_500);
+      expect(revisionReads(commands)).toBeGreaterThan(0);
+      await deps.keyCache.close();
+    });
   });
 
   it('writes last-used times in one batch, once a minute per key', async () => {

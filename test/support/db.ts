@@ -161,7 +161,7 @@ export async function openTestDatabase(
     startWorker: () => jobRunner().startProcessing(),
     async close() {
       await runner?.stop(5_000);
-      await deps.keyCache.flush();
+      await deps.keyCache.close();
       await db.dropDatabase();
       await client.close();
       await rm(mediaDir, { recursive: true, force: true });

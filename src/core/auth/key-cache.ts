@@ -41,6 +41,10 @@ export class ApiKeyCache {
   private reading: Promise<void> | null = null;
   private rereadTimer: NodeJS.Timeout | undefined;
   private lastLookupAt = Number.NEGATIVE_INFINITY;
+  // Set by the last reread that failed: the next waits half the bound instead of following at once.
+  private lastReadFailed = false;
+  // Set at shutdown: the database is about to close, so nothing is read from a timer any more.
+  private closed = false;
   private readonly pendingUse = new Map<string, Date>();
   private readonly writtenUse = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -94,19 +98,25 @@ export class ApiKeyCache {
     this.flushTimer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS).unref();
   }
 
-  /**
-   * Writes the pending last-used times now and lets a revision read in flight finish (shutdown, before
-   * the database closes; tests); resolves once both are done.
-   */
+  /** Writes the pending last-used times now (from the usage timer; tests); resolves once written. */
   async flush(): Promise<void> {
-    clearTimeout(this.rereadTimer);
-    this.rereadTimer = undefined;
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const batch = [...this.pendingUse];
     this.pendingUse.clear();
     if (batch.length > 0) this.flushing = this.flushing.then(() => this.write(batch));
-    await Promise.all([this.flushing, this.reading]);
+    await this.flushing;
+  }
+
+  /**
+   * Shutdown, before the database closes: stops the rereads (a timer firing on a closed client would
+   * fail at once, again and again), writes the pending last-used times and lets a read in flight finish.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.rereadTimer);
+    this.rereadTimer = undefined;
+    await Promise.all([this.flush(), this.reading]);
   }
 
   private async write(batch: Array<[string, Date]>): Promise<void> {
@@ -130,8 +140,10 @@ export class ApiKeyCache {
    * in fifty at 200/s, the p99). Stops once no key was looked up for KEEP_FRESH_AFTER_USE_MS.
    */
   private keepFresh(): void {
-    if (this.rereadTimer !== undefined) return;
-    const dueInMs = this.viewStartedAt + REVOCATION_VIEW_MS / 2 - performance.now();
+    if (this.closed || this.rereadTimer !== undefined) return;
+    const dueInMs = this.lastReadFailed
+      ? REVOCATION_VIEW_MS / 2
+      : this.viewStartedAt + REVOCATION_VIEW_MS / 2 - performance.now();
     this.rereadTimer = setTimeout(
       () => {
         this.rereadTimer = undefined;
@@ -148,7 +160,13 @@ export class ApiKeyCache {
 
   private rereadRevision(): Promise<void> {
     return this.readRevision()
-      .catch((error: unknown) => logFailure(this.logger, 'warn', error, {}, 'reading the API key revision failed'))
+      .then(() => {
+        this.lastReadFailed = false;
+      })
+      .catch((error: unknown) => {
+        this.lastReadFailed = true;
+        logFailure(this.logger, 'warn', error, {}, 'reading the API key revision failed');
+      })
       .finally(() => (this.reading = null));
   }
 
