@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { deepFreeze, envBoolean, readEnvironment } from './settings/values.js';
 import { ChatEnvSchema, chatConfig, chatProblems, type ChatConfig } from './settings/chat.js';
 import { PlanEnvSchema, planSettings } from './settings/plans.js';
+import { NetworksEnvSchema, networkProblems, networkSettings, type NetworkSettings } from './settings/networks.js';
 import { MetricsEnvSchema, metricsSettings, type MetricsSettings } from './settings/metrics.js';
 import { OperationsEnvSchema, operationsSettings, type OperationsSettings } from './settings/operations.js';
 import type { MediaStoreSettings } from './core/media/open-store.js';
@@ -65,14 +66,6 @@ const EnvSchema = z
     POSTDECK_COMMAND: z.string().trim().min(1).default('node bin/postdeck.js'),
     XDG_CONFIG_HOME: z.string().min(1).optional(),
     CI: z.string().optional(),
-    TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
-    TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
-    TIKTOK_AUTH_BASE_URL: z.url().default('https://www.tiktok.com'),
-    TIKTOK_API_BASE_URL: z.url().default('https://open.tiktokapis.com'),
-    TIKTOK_ANALYTICS: envBoolean.default(true),
-    TIKTOK_EMULATOR_PORT: port.default(0),
-    TIKTOK_EMULATOR_URL: z.url().optional(),
-    TIKTOK_EMULATOR_PUBLIC_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_TEXT_MODEL: z.string().min(1).default('gpt-4.1-mini'),
@@ -87,10 +80,11 @@ const EnvSchema = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
       .optional(),
   })
-  .extend({ ...ChatEnvSchema.shape, ...PlanEnvSchema.shape, ...MetricsEnvSchema.shape, ...OperationsEnvSchema.shape });
+  .extend({ ...ChatEnvSchema.shape, ...PlanEnvSchema.shape, ...MetricsEnvSchema.shape, ...OperationsEnvSchema.shape })
+  .extend(NetworksEnvSchema.shape);
 
 /** The parsed, frozen settings object handed to the composition root. */
-export interface Config extends MetricsSettings, OperationsSettings {
+export interface Config extends MetricsSettings, OperationsSettings, NetworkSettings {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -145,16 +139,6 @@ export interface Config extends MetricsSettings, OperationsSettings {
   };
   /** The key (base64) that seals provider tokens at rest; when unset, a key file under DATA_DIR is created and used. */
   readonly tokenEncryptionKey: string | undefined;
-  /** The TikTok app registration and hosts; the base URLs point at the emulator in tests. */
-  readonly tiktok: {
-    readonly clientKey: string | undefined;
-    readonly clientSecret: string | undefined;
-    readonly authBaseUrl: string;
-    readonly apiBaseUrl: string;
-    readonly analytics: boolean; // false: connecting asks only for the publishing scopes (no Display API)
-  };
-  /** No TikTok credentials: the built-in emulator's port (0: any), or one elsewhere (`url` for calls, `publicUrl` for browsers). */
-  readonly tiktokEmulator: { readonly port: number; readonly url?: string; readonly publicUrl?: string };
   /** The AI provider (OpenAI or compatible); with neither OPENAI_API_KEY nor OPENAI_BASE_URL, the built-in emulator. */
   readonly ai: {
     readonly apiKey: string | undefined;
@@ -254,18 +238,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       command: vars.POSTDECK_COMMAND,
     },
     tokenEncryptionKey: vars.TOKEN_ENCRYPTION_KEY,
-    tiktok: {
-      clientKey: vars.TIKTOK_CLIENT_KEY,
-      clientSecret: vars.TIKTOK_CLIENT_SECRET,
-      authBaseUrl: vars.TIKTOK_AUTH_BASE_URL.replace(/\/+$/, ''),
-      apiBaseUrl: vars.TIKTOK_API_BASE_URL.replace(/\/+$/, ''),
-      analytics: vars.TIKTOK_ANALYTICS,
-    },
-    tiktokEmulator: {
-      port: vars.TIKTOK_EMULATOR_PORT,
-      url: vars.TIKTOK_EMULATOR_URL?.replace(/\/+$/, ''),
-      publicUrl: (vars.TIKTOK_EMULATOR_PUBLIC_URL ?? vars.TIKTOK_EMULATOR_URL)?.replace(/\/+$/, ''),
-    },
     ai: {
       apiKey: vars.OPENAI_API_KEY,
       baseUrl: vars.OPENAI_BASE_URL?.replace(/\/+$/, ''),
@@ -278,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { cwd?: string; envF
       imageConcurrency: vars.AI_IMAGE_CONCURRENCY,
     },
     chat: chatConfig(vars),
+    ...networkSettings(vars),
     ...metricsSettings(vars),
     ...operationsSettings(vars),
   });
@@ -290,11 +263,5 @@ function combinationProblems(vars: z.infer<typeof EnvSchema>): string[] {
   if (Boolean(vars.S3_ACCESS_KEY_ID) !== Boolean(vars.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
   }
-  if (Boolean(vars.TIKTOK_CLIENT_KEY) !== Boolean(vars.TIKTOK_CLIENT_SECRET)) {
-    problems.push('TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET: set both or neither');
-  }
-  if (vars.TIKTOK_EMULATOR_PUBLIC_URL && !vars.TIKTOK_EMULATOR_URL) {
-    problems.push('TIKTOK_EMULATOR_PUBLIC_URL: set TIKTOK_EMULATOR_URL too (the address Postdeck calls)');
-  }
-  return [...problems, ...chatProblems(vars)];
+  return [...problems, ...networkProblems(vars), ...chatProblems(vars)];
 }

@@ -13,7 +13,6 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { busyPhoto, darkPhoto, lightPhoto } from '../bench/support/photos.js';
 import {
   CAPTION_SIZES,
-  SAFE_ZONES,
   TEXT_EFFECTS,
   TEXT_STYLE_IDS,
   prepareFonts,
@@ -69,7 +68,7 @@ async function tile(photo: Buffer, input: Omit<RenderSlideInput, 'image'>, zone 
   const slide = await renderSlide({ ...input, image: photo });
   const overlays: OverlayOptions[] = [];
   if (zone) {
-    const box = SAFE_ZONES[slide.frame];
+    const box = slide.zone;
     overlays.push({
       input: Buffer.from(
         `<svg xmlns="http://www.w3.org/2000/svg" width="${slide.width}" height="${slide.height}"><rect x="${box.left}" y="${box.top}" width="${box.width}" height="${box.height}" fill="none" stroke="#00f2ea" stroke-width="6" stroke-dasharray="24 16"/></svg>`,

@@ -6,9 +6,11 @@ import { loadConfig } from '../../src/config.js';
 import { collectionsOf, type Collections } from '../../src/core/db/collections.js';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded/index.js';
 import { startTikTokEmulator, type RunningTikTokEmulator } from '../../src/emulators/tiktok/server.js';
+import { startInstagramEmulator, type RunningInstagramEmulator } from '../../src/emulators/instagram/server.js';
 import { createLogger } from '../../src/logger.js';
 import { openCore, type Core } from '../../src/app/main.js';
 import { TIKTOK_CALLBACK_PATH } from '../../src/app/tiktok-setup.js';
+import { INSTAGRAM_CALLBACK_PATH } from '../../src/app/instagram-setup.js';
 import { spawnPostdeck, stopProcess, tailOf, type PostdeckProcess } from './processes.js';
 import { freePort, waitForOk } from './util.js';
 
@@ -48,14 +50,16 @@ export interface ClusterOptions {
 }
 
 /**
- * One Postdeck deployment for a bench phase: its own database name, a TikTok emulator in this
- * process, one API process (it serves the `/m/` media URLs the emulator pulls photos from), worker
+ * One Postdeck deployment for a bench phase: its own database name, a TikTok and an Instagram
+ * emulator in this process, one API process (it serves the `/m/` media URLs the emulator pulls photos from), worker
  * processes started and killed on demand, and a core of its own here for seeding and reading.
  */
 export interface Cluster {
   readonly dbName: string;
   readonly apiUrl: string;
   readonly emulator: RunningTikTokEmulator;
+  /** The Instagram emulator every process of this cluster calls (INSTAGRAM_EMULATOR_URL). */
+  readonly instagram: RunningInstagramEmulator;
   readonly core: Core;
   readonly db: Collections;
   readonly env: NodeJS.ProcessEnv;
@@ -92,6 +96,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     dailyPostCap: 1000,
     mediaDir: path.join(dataDir, 'emulator-media'),
   });
+  // Instagram's default processing time (2 s) and quota (50 a day per account: the bench posts 3 or 4).
+  const instagram = await startInstagramEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    redirectUris: [`${publicUrl}${INSTAGRAM_CALLBACK_PATH}`],
+  });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MONGODB_URI: options.database.uri,
@@ -106,6 +116,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     TIKTOK_CLIENT_SECRET: 'emulator-client-secret',
     TIKTOK_AUTH_BASE_URL: emulator.url,
     TIKTOK_API_BASE_URL: emulator.url,
+    INSTAGRAM_EMULATOR_URL: instagram.url,
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     JOB_POLL_INTERVAL_MS: String(options.pollIntervalMs),
     SHUTDOWN_DRAIN_MS: '2000',
@@ -130,6 +141,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     dbName,
     apiUrl,
     emulator,
+    instagram,
     core,
     db: collectionsOf(core.database.db),
     env,
@@ -153,6 +165,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await Promise.all(processes.map((p) => stopProcess(p)));
       await core.close();
       await emulator.stop();
+      await instagram.close();
       if (!process.env.BENCH_KEEP_LOGS) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -16,8 +16,20 @@ export interface Tenant {
   apiKey: string;
   /** The workspace owner's user id (who approves a chat login). */
   ownerUserId: string;
-  platforms: { platformId: string; openId: string }[];
+  platforms: BenchPlatform[];
   mediaId: string;
+}
+
+/**
+ * A connected account the bench posts to: TikTok's (openId: the emulator's open_id, posts of the tenant's
+ * photo) or, with `network` 'instagram', Instagram's (openId: the emulator's account id), whose posts take
+ * their media from `mediaOptions` in turn.
+ */
+export interface BenchPlatform {
+  platformId: string;
+  openId: string;
+  network?: 'tiktok' | 'instagram';
+  mediaOptions?: string[][];
 }
 
 /**
@@ -68,6 +80,10 @@ export interface PlannedPost {
   openId: string;
   scheduledFor: Date;
   tag: string;
+  /** Absent: TikTok. */
+  network?: 'tiktok' | 'instagram';
+  /** Absent: the tenant's photo. */
+  mediaIds?: string[];
 }
 
 /** A post as created: its Postdeck id besides the plan. */
@@ -82,7 +98,10 @@ export interface CreatedPost extends PlannedPost {
 export function planPosts(tenant: Tenant, perAccount: number, windowStart: Date, windowMs = 60_000): PlannedPost[] {
   const slots: PlannedPost[] = [];
   for (let round = 0; round < perAccount; round++) {
-    for (const p of tenant.platforms) slots.push({ ...p, scheduledFor: windowStart, tag: `bench-${randomUUID()}` });
+    for (const { mediaOptions, ...p } of tenant.platforms) {
+      const mediaIds = mediaOptions?.[round % mediaOptions.length];
+      slots.push({ ...p, ...(mediaIds ? { mediaIds } : {}), scheduledFor: windowStart, tag: `bench-${randomUUID()}` });
+    }
   }
   const offsets = slots.map((_, i) => Math.floor((i * windowMs) / slots.length));
   shuffle(offsets);
@@ -91,6 +110,14 @@ export function planPosts(tenant: Tenant, perAccount: number, windowStart: Date,
 
 /** The photo post settings every bench post uses (Direct Post, public, TikTok's defaults otherwise). */
 export const BENCH_SETTINGS = { content_posting_method: 'DIRECT_POST', privacy_level: 'PUBLIC_TO_EVERYONE' };
+
+/** A planned post's media and settings: TikTok's photo with BENCH_SETTINGS, or its own media with Instagram's defaults. */
+function contentOf(tenant: Tenant, post: PlannedPost): { mediaIds: string[]; settings: Record<string, unknown> } {
+  return {
+    mediaIds: post.mediaIds ?? [tenant.mediaId],
+    settings: post.network === 'instagram' ? {} : { ...BENCH_SETTINGS },
+  };
+}
 
 /** Whether the posts API is served (F's routes landed): GET /public/v1/posts answers 200. */
 export async function postsApiAvailable(cluster: Cluster, tenant: Tenant): Promise<boolean> {
@@ -117,8 +144,7 @@ export async function createPostsThroughApi(
         content: `Bench post ${post.tag}`,
         mode: 'schedule',
         scheduledFor: post.scheduledFor.toISOString(),
-        mediaIds: [tenant.mediaId],
-        settings: BENCH_SETTINGS,
+        ...contentOf(tenant, post),
       }),
     });
     const text = await answer.text();
@@ -144,8 +170,7 @@ export async function insertPostsDirectly(cluster: Cluster, tenant: Tenant, plan
     parentPostId: null,
     platformId: post.platformId,
     content: `Bench post ${post.tag}`,
-    settings: { ...BENCH_SETTINGS },
-    mediaIds: [tenant.mediaId],
+    ...contentOf(tenant, post),
     state: 'QUEUE',
     scheduledFor: post.scheduledFor,
     delayInMinutes: null,

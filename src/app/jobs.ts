@@ -14,6 +14,7 @@ import { purgeOAuthCodesJob } from '../core/oauth/purge-job.js';
 import { workerProbeJob } from '../core/ops/worker-probe.js';
 import { purgeOAuthStatesJob } from '../core/platforms/oauth-states-purge-job.js';
 import { TOKEN_UPKEEP_EVERY_MS, tiktokTokenUpkeepJob } from '../core/providers/tiktok/index.js';
+import { INSTAGRAM_UPKEEP_EVERY_MS, instagramTokenUpkeepJob } from '../core/providers/instagram/index.js';
 import { pollStatusJob, publishPostJob, sweepPostsJob } from '../core/publishing/jobs.js';
 import { purgeExpiredRecordsJob } from '../core/retention/purge.js';
 import { SWEEP_EVERY_MS } from '../core/publishing/sweep.js';
@@ -33,6 +34,7 @@ export const PERIODIC_JOBS: readonly RecurringJob[] = [
   { definition: purgeExpiredDeviceCodesJob, everyMs: 15 * 60_000 },
   { definition: purgeExpiredIdentityRecordsJob, everyMs: 60 * 60_000 },
   { definition: tiktokTokenUpkeepJob, everyMs: TOKEN_UPKEEP_EVERY_MS },
+  { definition: instagramTokenUpkeepJob, everyMs: INSTAGRAM_UPKEEP_EVERY_MS },
   { definition: purgeOAuthStatesJob, everyMs: 60 * 60_000 },
   { definition: purgeExpiredIdempotencyKeysJob, everyMs: 15 * 60_000 },
   { definition: purgeUploadLinksJob, everyMs: 60 * 60_000 },

@@ -12,9 +12,16 @@ import { openMediaStore } from '../core/media/open-store.js';
 import type { AiProviderConfig } from '../core/providers/openai/config.js';
 import { createAiProvider } from '../core/providers/openai/provider.js';
 import { createTikTokProvider, TikTokHttp, type TikTokClientConfig } from '../core/providers/tiktok/index.js';
+import {
+  createInstagramProvider,
+  InstagramHttp,
+  type InstagramClientConfig,
+} from '../core/providers/instagram/index.js';
 import { createProviderRegistry } from '../core/providers/registry.js';
 import { DEFAULT_RETRY_BASE_MS } from '../core/webhooks/settings.js';
 import { startLocalTikTokEmulator, type LocalTikTokEmulator } from './tiktok-emulator.js';
+import { startLocalInstagramEmulator, type LocalInstagramEmulator } from './instagram-emulator.js';
+import { externalInstagramEmulator, instagramClientConfig, usesInstagramEmulator } from './instagram-setup.js';
 import {
   externalTikTokEmulator,
   requireExternalTikTokEmulator,
@@ -61,13 +68,13 @@ export interface RunningPostdeck extends Core {
 }
 
 /**
- * Opens the database, ensures indexes, and builds the core dependencies and job queue. `tiktok`
- * and `ai` override the provider settings (the emulators' addresses, found by the caller).
+ * Opens the database, ensures indexes, and builds the core dependencies and job queue. `tiktok`,
+ * `instagram` and `ai` override the provider settings (the emulators' addresses, found by the caller).
  */
 export async function openCore(
   config: Config,
   logger: Logger,
-  options: { tiktok?: TikTokClientConfig; ai?: AiProviderConfig } = {},
+  options: { tiktok?: TikTokClientConfig; instagram?: InstagramClientConfig; ai?: AiProviderConfig } = {},
 ): Promise<Core> {
   const database = await openDatabase(config, logger);
   try {
@@ -88,6 +95,9 @@ export async function openCore(
     keyCache: new ApiKeyCache(db, logger),
     providers: createProviderRegistry([
       createTikTokProvider(new TikTokHttp(options.tiktok ?? tiktokClientConfig(config), logger, { metrics })),
+      createInstagramProvider(
+        new InstagramHttp(options.instagram ?? instagramClientConfig(config), logger, { metrics }),
+      ),
     ]),
     ai: {
       provider: createAiProvider(options.ai ?? aiProviderConfig(config), logger, metrics),
@@ -149,15 +159,20 @@ export async function startPostdeck(
   }
   const emulator: LocalTikTokEmulator | undefined =
     usesTikTokEmulator(config) && !external ? await startLocalTikTokEmulator(config, logger) : undefined;
+  const instagramExternal = externalInstagramEmulator(config);
+  const instagram: LocalInstagramEmulator | undefined =
+    usesInstagramEmulator(config) && !instagramExternal ? await startLocalInstagramEmulator(config, logger) : undefined;
   const openai = usesOpenAiEmulator(config) ? await startLocalOpenAiEmulator(config, logger) : undefined;
   const stopEmulators = async () => {
     await emulator?.stop();
+    await instagram?.stop();
     await openai?.stop();
   };
   let core: Core;
   try {
     core = await openCore(config, logger, {
       tiktok: tiktokClientConfig(config, emulator ?? external),
+      instagram: instagramClientConfig(config, instagram ?? instagramExternal),
       ai: aiProviderConfig(config, openai?.baseUrl),
     });
   } catch (error) {

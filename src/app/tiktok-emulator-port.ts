@@ -2,13 +2,13 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 
-// The built-in emulator's links ("View in the TikTok emulator" in chat cards, copied post pages)
+// A built-in emulator's links ("View in the TikTok emulator" in chat cards, copied post pages)
 // carry its port; a new port at each start would kill every one of them. With TIKTOK_EMULATOR_PORT
 // unset (0), the first start takes any free port and keeps it in DATA_DIR for the next starts.
 
-/** Where the port of the last start is kept. */
-export function keptPortPath(dataDir: string): string {
-  return path.join(dataDir, 'tiktok-emulator-port.json');
+/** Where the port of an emulator's last start is kept (`name`: `tiktok`, `instagram`). */
+export function keptPortPath(dataDir: string, name = 'tiktok'): string {
+  return path.join(dataDir, `${name}-emulator-port.json`);
 }
 
 /**
@@ -21,9 +21,15 @@ export async function startOnKeptPort<T extends { url: string }>(
   configured: number,
   logger: Logger,
   start: (port: number) => Promise<T>,
+  emulator: { name: string; label: string; portVariable: string } = {
+    name: 'tiktok',
+    label: 'TikTok',
+    portVariable: 'TIKTOK_EMULATOR_PORT',
+  },
 ): Promise<T> {
   if (configured !== 0) return start(configured);
-  const kept = readKeptPort(dataDir);
+  const file = keptPortPath(dataDir, emulator.name);
+  const kept = readKeptPort(file);
   let started: T;
   try {
     started = await start(kept ?? 0);
@@ -31,26 +37,25 @@ export async function startOnKeptPort<T extends { url: string }>(
     if (kept === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     logger.warn(
       { port: kept },
-      'TikTok emulator: the port of its last start is taken, so it moves and links to its earlier address stop answering (set TIKTOK_EMULATOR_PORT to fix one)',
+      `${emulator.label} emulator: the port of its last start is taken, so it moves and links to its earlier address stop answering (set ${emulator.portVariable} to fix one)`,
     );
     started = await start(0);
   }
   const port = Number(new URL(started.url).port);
-  if (port !== kept) writeKeptPort(dataDir, port);
+  if (port !== kept) writeKeptPort(file, port);
   return started;
 }
 
-function readKeptPort(dataDir: string): number | undefined {
+function readKeptPort(file: string): number | undefined {
   try {
-    const { port } = JSON.parse(readFileSync(keptPortPath(dataDir), 'utf8')) as { port?: unknown };
+    const { port } = JSON.parse(readFileSync(file, 'utf8')) as { port?: unknown };
     return Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536 ? (port as number) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function writeKeptPort(dataDir: string, port: number): void {
-  const file = keptPortPath(dataDir);
+function writeKeptPort(file: string, port: number): void {
   writeFileSync(`${file}.${process.pid}.tmp`, `${JSON.stringify({ port })}\n`);
   renameSync(`${file}.${process.pid}.tmp`, file);
 }

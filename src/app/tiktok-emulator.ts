@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { startTikTokEmulator } from '../emulators/tiktok/server.js';
 import { AccountSchema } from '../emulators/tiktok/state.js';
 import type { Logger } from '../logger.js';
+import { findRecordedEmulator, recordPath, removeEmulatorRecord, writeEmulatorRecord } from './emulator-record.js';
 import { startOnKeptPort } from './tiktok-emulator-port.js';
 import { TIKTOK_CALLBACK_PATH, type EmulatorHosts } from './tiktok-setup.js';
 
@@ -21,7 +22,7 @@ export interface LocalTikTokEmulator extends EmulatorHosts {
 
 /** Where the running emulator's hosts are recorded. */
 export function emulatorRecordPath(dataDir: string): string {
-  return path.join(dataDir, 'tiktok-emulator-url.json');
+  return recordPath(dataDir, 'tiktok');
 }
 
 /**
@@ -60,7 +61,7 @@ export async function startLocalTikTokEmulator(config: Config, logger: Logger): 
     emulator.control.save();
   }
   const hosts = { ...emulatorHosts(emulator.url, config), redirectUri };
-  writeRecord(config.dataDir, { ...hosts, pid: process.pid, startedAt: new Date().toISOString() });
+  writeEmulatorRecord(config.dataDir, 'tiktok', { ...hosts, pid: process.pid, startedAt: new Date().toISOString() });
   logger.info(
     { url: hosts.apiUrl },
     'TikTok emulator in use (no TIKTOK_CLIENT_KEY set): accounts are emulated and posts go nowhere real',
@@ -71,7 +72,7 @@ export async function startLocalTikTokEmulator(config: Config, logger: Logger): 
     owned: true,
     stop() {
       stopping ??= (async () => {
-        removeRecord(config.dataDir);
+        removeEmulatorRecord(config.dataDir, 'tiktok');
         await emulator.stop();
       })();
       return stopping;
@@ -79,29 +80,16 @@ export async function startLocalTikTokEmulator(config: Config, logger: Logger): 
   };
 }
 
-/**
- * The emulator recorded for `dataDir` when its process is alive and its control API answers;
- * null otherwise (a stale record is left for the next start to overwrite).
- */
-export async function findRunningTikTokEmulator(dataDir: string): Promise<EmulatorRecord | null> {
-  let record: EmulatorRecord;
-  try {
-    record = JSON.parse(readFileSync(emulatorRecordPath(dataDir), 'utf8')) as EmulatorRecord;
-  } catch {
-    return null;
-  }
-  if (typeof record.apiUrl !== 'string' || typeof record.pid !== 'number' || !isAlive(record.pid)) return null;
-  try {
-    const answer = await fetch(`${record.apiUrl}/__control/accounts`, { signal: AbortSignal.timeout(3_000) });
-    return answer.ok ? record : null;
-  } catch {
-    return null;
-  }
+/** The TikTok emulator recorded for `dataDir` when its process is alive and its control API answers; else null. */
+export function findRunningTikTokEmulator(dataDir: string): Promise<EmulatorRecord | null> {
+  return findRecordedEmulator<EmulatorHosts>(dataDir, 'tiktok');
 }
 
-// A wildcard listen address is no place to send a browser: the consent page is then offered at
-// PUBLIC_URL's host name (on the emulator's port), and server-side calls go over loopback.
-function emulatorHosts(url: string, config: Config): EmulatorHosts {
+/**
+ * The hosts of an emulator listening at `url`. A wildcard listen address is no place to send a browser: the
+ * consent page is then offered at PUBLIC_URL's host name (on the emulator's port), server calls go over loopback.
+ */
+export function emulatorHosts(url: string, config: Config): EmulatorHosts {
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   if (!wildcard) return { apiUrl: url, authUrl: url };
   const api = new URL(url);
@@ -109,29 +97,4 @@ function emulatorHosts(url: string, config: Config): EmulatorHosts {
   const auth = new URL(url);
   auth.hostname = new URL(config.publicUrl).hostname;
   return { apiUrl: api.origin, authUrl: auth.origin };
-}
-
-function writeRecord(dataDir: string, record: EmulatorRecord): void {
-  const file = emulatorRecordPath(dataDir);
-  writeFileSync(`${file}.${process.pid}.tmp`, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-  renameSync(`${file}.${process.pid}.tmp`, file);
-}
-
-// Only this process's own record is removed; a newer one written by another process stays.
-function removeRecord(dataDir: string): void {
-  try {
-    const record = JSON.parse(readFileSync(emulatorRecordPath(dataDir), 'utf8')) as EmulatorRecord;
-    if (record.pid === process.pid) rmSync(emulatorRecordPath(dataDir), { force: true });
-  } catch {
-    // already gone
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

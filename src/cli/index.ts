@@ -21,6 +21,8 @@ Commands:
                                     exit 0 if this host's worker beat lately (its health check; no HTTP)
   admin connect-emulated-tiktok [--workspace ID] [--private] [--json]
                                     connect a new emulated TikTok account (built-in emulator only)
+  admin connect-emulated-instagram [--workspace ID] [--json]
+                                    connect a new emulated Instagram account (emulator only)
   login [--server URL]              get an API key through the browser (device flow) and store it
   whoami [--show-key]               show the server, workspace and key you are logged in with;
                                     --show-key prints only the key, for scripts and curl
@@ -30,6 +32,8 @@ Commands:
                                     local emulators, and print the channel pages to try them in a browser
   emulate tiktok [--port N] [--host H] [--data-file F] [--pull-via URL]
                                     run the local TikTok emulator (for development, tests and Docker)
+  emulate instagram [--port N] [--host H]
+                                    run the local Instagram emulator (then set INSTAGRAM_EMULATOR_URL)
   emulator advance DURATION         age the TikTok emulator's posts by DURATION (30m, 2h, 1d, 1d12h) so their
                                     counts grow, and list the newest posts with their counts
   discord register-commands [--guild ID]
@@ -83,6 +87,11 @@ async function main(argv: string[]): Promise<void> {
         private: values.private,
         json: values.json,
       });
+    case 'admin connect-emulated-instagram':
+      return (await import('./instagram.js')).connectEmulatedInstagramCommand({
+        workspace: values.workspace,
+        json: values.json,
+      });
     case 'admin probe-worker':
       return (await admin()).probeWorkerCommand({
         holdMs: Number(values['hold-ms']),
@@ -108,6 +117,8 @@ async function main(argv: string[]): Promise<void> {
         dataFile: values['data-file'],
         pullVia: values['pull-via'],
       });
+    case 'emulate instagram':
+      return (await import('./instagram.js')).emulateInstagramCommand({ port: values.port, host: values.host });
     case 'emulator advance':
       if (positionals.length !== 3) throw new Error(`emulator advance takes one duration, such as 2h\n\n${USAGE}`);
       return (await import('./emulator-clock.js')).advanceEmulatorCommand(positionals[2]);

@@ -16,7 +16,7 @@ export interface McpServerOptions {
   version: string;
 }
 
-const INSTRUCTIONS = `Postdeck schedules and publishes TikTok posts (photo carousels and videos) for one workspace.
+const INSTRUCTIONS = `Postdeck schedules and publishes TikTok and Instagram posts (photo carousels, images, videos and Reels) for one workspace.
 Typical flow: list_platforms, then get_platform_schema for the account's posting rules; write captions
 (generate_captions) and upload or generate images; composite_slides bakes captions onto them; create_post
 last, as a draft unless told otherwise, then publish_post. Failures are isError results with a stable code.`;

@@ -71,9 +71,9 @@ describe('connecting a TikTok account in the browser', { timeout: 300_000 }, () 
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${baseUrl}/keys`);
 
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'TikTok accounts' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Social accounts' }).click();
     await page.waitForURL(`${baseUrl}/platforms`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`TikTok accounts of ${workspaceName}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Social accounts of ${workspaceName}`);
     expect(await page.getByText('TikTok emulator — posts go nowhere real.').isVisible()).toBe(true);
     await shot('platforms-empty.png');
   });

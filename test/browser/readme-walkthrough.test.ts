@@ -263,7 +263,7 @@ describe('the README from the top, in a fresh clone and a real browser', { timeo
   it("connects the emulated TikTok account on /platforms through the emulator's consent page", async () => {
     expect(section).toContain('the web app says so on `/platforms`. Connect an emulated account there');
     await page.goto(`${publicUrl}/keys`);
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'TikTok accounts' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Social accounts' }).click();
     await page.waitForURL(`${publicUrl}/platforms`);
     expect(await page.getByText('TikTok emulator — posts go nowhere real.').isVisible()).toBe(true);
     await shot('05-platforms');

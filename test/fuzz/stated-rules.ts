@@ -20,8 +20,8 @@ const STATED_RULES: readonly StatedRule[] = [
   { field: 'content', says: "the platform's posting schema" },
   // The clock: a schedule must lie ahead.
   { field: 'scheduledFor', says: 'in the future' },
-  // Media count and kind depend on what the ids name.
-  { field: 'mediaIds', says: 'exactly one video, or 1 to 35 images' },
+  // Media count and kind depend on what the ids name, and on each platform's network.
+  { field: 'mediaIds', says: "as each platform's posting schema allows" },
   // TikTok has no replies.
   { field: 'threadReplies', says: 'TikTok supports none' },
   // Cursors are the server's own.

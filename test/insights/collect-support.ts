@@ -66,8 +66,16 @@ export async function postsOnTikTok(
  * a snapshot that this would move again.
  */
 export async function agePosts(f: TikTokFixture, deps: CoreDeps, postIds: string[], ms: number): Promise<void> {
-  const earlier = (date: Date) => new Date(date.getTime() - ms);
   await emulatorControl(f, 'POST', '/clock', { advanceMs: ms });
+  await ageStoredPosts(deps, postIds, ms);
+}
+
+/**
+ * Moves Postdeck's stored times of these posts `ms` earlier, as agePosts does after the emulator's clock (for a
+ * network whose numbers the test sets itself, such as Instagram's).
+ */
+export async function ageStoredPosts(deps: CoreDeps, postIds: string[], ms: number): Promise<void> {
+  const earlier = (date: Date) => new Date(date.getTime() - ms);
   for (const snapshot of await deps.db.postSnapshots.find({ postId: { $in: postIds } }).toArray()) {
     await deps.db.postSnapshots.updateOne({ _id: snapshot._id }, { $set: { takenAt: earlier(snapshot.takenAt) } });
   }

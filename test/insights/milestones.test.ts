@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sweepEvents } from '../../src/core/events/relay-sweep.js';
+import { milestoneOf, milestoneSnapshot, milestoneText } from '../../src/core/insights/milestones.js';
 import { recordPostSnapshot } from '../../src/core/insights/record-snapshot.js';
 import type { PostDoc } from '../../src/core/posts/documents.js';
 import { buildPlatform, buildTenant } from '../support/factories.js';
@@ -10,9 +11,9 @@ import { counts, publishPost } from './support.js';
 const { t } = await useTestServer();
 const HOUR = 3_600_000;
 
-async function published(): Promise<PostDoc> {
+async function published(provider: 'tiktok' | 'instagram' = 'tiktok'): Promise<PostDoc> {
   const tenant = await buildTenant(t.deps);
-  const platform = await buildPlatform(t.deps, tenant.workspaceId);
+  const platform = await buildPlatform(t.deps, tenant.workspaceId, { provider });
   return publishPost(t.deps, tenant, platform._id);
 }
 
@@ -67,5 +68,18 @@ describe('the 24-hour and 7-day events of a post', () => {
     await t.deps.db.outbox.deleteOne({ _id: id });
     await sweepEvents(t.deps);
     expect(await inOutbox(id)).toBe(true);
+  });
+
+  it("names the post's network in the counts it tells", async () => {
+    for (const [provider, name] of [
+      ['tiktok', 'TikTok'],
+      ['instagram', 'Instagram'],
+    ] as const) {
+      const post = await published(provider);
+      await snapshot(post, 24, 1_000);
+      const milestone = milestoneOf('post.metrics_24h')!;
+      const found = await milestoneSnapshot(t.deps, post._id, post.workspaceId, milestone);
+      expect(milestoneText(milestone, found!)).toMatch(new RegExp(`^After 24 hours on ${name}: 1,000 views`));
+    }
   });
 });

@@ -10,7 +10,7 @@ import { createMetricsRegistry } from '../../src/app/metrics/registry.js';
 import { spendCredit } from '../../src/core/credits/credits.js';
 import { reserveCredits } from '../../src/core/credits/reserve.js';
 import { failPost, markPublished } from '../../src/core/publishing/post-outcome.js';
-import { buildTenant } from '../support/factories.js';
+import { buildPlatform, buildTenant } from '../support/factories.js';
 import { buildPost } from '../support/posts.js';
 import { emulatorAiConfig } from '../support/ai.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -92,11 +92,13 @@ describe('core counts', { timeout: 60_000 }, () => {
 });
 
 describe('outcomes counted once', { timeout: 60_000 }, () => {
-  it('a post leaving PUBLISHING, counted by the writer that moved it only', async () => {
+  it('a post leaving PUBLISHING, counted by the writer that moved it only, under its network', async () => {
     const { deps } = metered.t;
     const { workspaceId } = await buildTenant(deps);
-    const published = await buildPost(deps, workspaceId, { state: 'PUBLISHING' });
-    const failed = await buildPost(deps, workspaceId, { state: 'PUBLISHING' });
+    const instagram = await buildPlatform(deps, workspaceId, { provider: 'instagram' });
+    const tiktok = await buildPlatform(deps, workspaceId);
+    const published = await buildPost(deps, workspaceId, { state: 'PUBLISHING', platformId: instagram._id });
+    const failed = await buildPost(deps, workspaceId, { state: 'PUBLISHING', platformId: tiktok._id });
     const release = { releaseId: 'v-1', releaseUrl: null };
     expect(await markPublished(deps, published, release)).toBe(true);
     // A second run of the same end changes nothing, and counts nothing.
@@ -105,6 +107,9 @@ describe('outcomes counted once', { timeout: 60_000 }, () => {
     await failPost(deps, failed, 'TikTok refused it', { refund: false });
     expect(await count('postdeck_publish_outcomes_total', { outcome: 'published' })).toBe(1);
     expect(await count('postdeck_publish_outcomes_total', { outcome: 'failed' })).toBe(1);
+    expect(await count('postdeck_publish_outcomes_total', { provider: 'instagram', outcome: 'published' })).toBe(1);
+    expect(await count('postdeck_publish_outcomes_total', { provider: 'tiktok', outcome: 'failed' })).toBe(1);
+    expect(await count('postdeck_publish_outcomes_total', { provider: 'tiktok', outcome: 'published' })).toBe(0);
   });
 
   it('credits by pool, in its unit', async () => {

@@ -47,7 +47,7 @@ describe('an app without the Display API, analytics on (the default)', () => {
     expect(callback.searchParams.get('error_description')).toContain('video.list, user.info.stats');
 
     const landed = await browser.get(`/platforms/tiktok/callback${callback.search}`);
-    expect(landed.location).toBe(`/platforms?ws=${user.workspaceId}&notice=scope_refused`);
+    expect(landed.location).toBe(`/platforms?ws=${user.workspaceId}&network=tiktok&notice=scope_refused`);
     const page = decodeEntities((await browser.get(landed.location!)).text);
     expect(page).toContain("TikTok refused the permissions Postdeck asked for (invalid_scope). If the server's");
     expect(page).toContain('Display API product');
@@ -70,7 +70,7 @@ describe('TIKTOK_ANALYTICS=false', () => {
     expect(new URL(authorizeUrl).searchParams.get('scope')?.split(',')).toEqual([...POSTING_SCOPES]);
     const callback = await answerConsent(authorizeUrl, { openId: account.openId });
     const landed = await browser.get(`/platforms/tiktok/callback${callback.search}`);
-    expect(landed.location).toBe(`/platforms?ws=${user.workspaceId}&notice=connected`);
+    expect(landed.location).toBe(`/platforms?ws=${user.workspaceId}&network=tiktok&notice=connected`);
 
     const { apiKey } = await mintApiKey(stack.t.deps, { ...user.scope, userId: user.user.id, name: 'off' });
     const listed = await stack.server.request('/public/v1/platforms', { apiKey });

@@ -45,7 +45,7 @@ describe('the TikTok accounts page', () => {
     const page = await browser.get('/platforms');
     expect(page.status).toBe(200);
     expect(page.text).toContain('TikTok emulator — posts go nowhere real.');
-    expect(page.text).toContain('No TikTok account is connected to this workspace yet.');
+    expect(page.text).toContain('No account is connected to this workspace yet.');
     expect(page.text).toMatch(/<form[^>]*action="\/platforms\/tiktok\/connect"/);
     expect(page.text).toContain('>Connect TikTok</button>');
     expect(page.text).toContain('href="/platforms" aria-current="page"');
@@ -76,7 +76,7 @@ describe('the TikTok accounts page', () => {
 
     const landed = await browser.get(`/platforms/tiktok/callback${callback.search}`);
     expect(landed.status).toBe(303);
-    expect(landed.location).toBe(`/platforms?ws=${alice.workspaceId}&notice=connected`);
+    expect(landed.location).toBe(`/platforms?ws=${alice.workspaceId}&network=tiktok&notice=connected`);
     const page = await browser.get(landed.location!);
     expect(page.text).toContain('The TikTok account is connected.');
     expect(page.text).toContain('<strong>Web Creator</strong>');
@@ -108,7 +108,7 @@ describe('the TikTok accounts page', () => {
     const started = await browser.post('/platforms/tiktok/connect', { workspaceId: alice.workspaceId });
     const callback = await answerConsent(started.location!, { decision: 'cancel' });
     const landed = await browser.get(`/platforms/tiktok/callback${callback.search}`);
-    expect(landed.location).toBe(`/platforms?ws=${alice.workspaceId}&notice=cancelled`);
+    expect(landed.location).toBe(`/platforms?ws=${alice.workspaceId}&network=tiktok&notice=cancelled`);
     const page = await browser.get(landed.location!);
     expect(page.text).toContain('the permission request was cancelled or denied');
   });
@@ -133,7 +133,7 @@ describe('the TikTok accounts page', () => {
     await client.get('/platforms');
     const done = await client.post(`/platforms/${platform._id}/disconnect`, { workspaceId: bob.workspaceId });
     expect(done.status).toBe(303);
-    expect(done.location).toBe(`/platforms?ws=${bob.workspaceId}&notice=disconnected`);
+    expect(done.location).toBe(`/platforms?ws=${bob.workspaceId}&network=tiktok&notice=disconnected`);
     const page = await client.get(done.location!);
     expect(page.text).toContain('<span class="badge off">Disconnected</span>');
     expect(page.text).toContain('aria-label="Reconnect @to.disconnect"');
@@ -145,7 +145,7 @@ describe('the TikTok accounts page', () => {
     // Reconnecting through the pages revives the same record.
     const callback = await connectThroughPages(client, account.openId, bob.workspaceId);
     const landed = await client.get(`/platforms/tiktok/callback${callback.search}`);
-    expect(landed.location).toBe(`/platforms?ws=${bob.workspaceId}&notice=reconnected`);
+    expect(landed.location).toBe(`/platforms?ws=${bob.workspaceId}&network=tiktok&notice=reconnected`);
     expect(await t.deps.db.platforms.findOne({ _id: platform._id })).toMatchObject({ disabled: false });
 
     // The audit trail: each connection and the disconnect, by Bob, on the web.

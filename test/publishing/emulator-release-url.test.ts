@@ -82,22 +82,33 @@ describe('release URLs in emulator mode', SLOW, () => {
       releaseId: '7300000000000000001',
       releaseUrl: `${w.f.emulator.url}/@someone/photo/7300000000000000001`,
     });
-    const render = (emulator: boolean) =>
+    const render = (emulator: boolean, name = 'TikTok') =>
       postsView({
         csrf: 'x',
         workspaceId: w.tenant.workspaceId,
         workspaceName: 'W',
         calendar: calendarOf('day', '2031-03-12', new Date('2031-03-01T00:00:00Z')),
         now: '00:00',
-        posts: [{ post: toPost(doc), account: 'A', shortAccount: 'A', media: 'No media', thumbnail: null }],
+        posts: [
+          {
+            post: toPost(doc),
+            account: 'A',
+            shortAccount: 'A',
+            network: { name, releaseLabel: `View in the ${name} emulator`, emulated: emulator },
+            media: 'No media',
+            thumbnail: null,
+          },
+        ],
         done: undefined,
         problem: undefined,
-        emulator,
       }).value;
     expect(render(true)).toContain(
       `<a href="${doc.releaseUrl!}" rel="noreferrer noopener">View in the TikTok emulator</a>`,
     );
     expect(render(false)).not.toContain('<a href="http://');
     expect(render(false)).toContain('Published; TikTok has not shared its link yet.');
+    // An Instagram post's card names its own network and link.
+    expect(render(true, 'Instagram')).toContain('>View in the Instagram emulator</a>');
+    expect(render(false, 'Instagram')).toContain('Published; Instagram has not shared its link yet.');
   });
 });

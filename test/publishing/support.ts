@@ -34,6 +34,9 @@ export interface PublishingWorld {
   close(): Promise<void>;
 }
 
+/** What the posting helpers below need of a world: its database and tenant (any network's world has them). */
+export type PostingWorld = Pick<PublishingWorld, 't' | 'tenant' | 'scope'>;
+
 /** Per-test limit: a worker on a loaded 2-core machine (FerretDB, Agenda polling) can take a while. */
 export const SLOW = { timeout: 120_000 };
 
@@ -95,7 +98,7 @@ export async function connectCreator(
 }
 
 /** Stores bytes as a READY media object, the way an upload does (sniffed, probed, hashed). */
-export async function storeMedia(w: PublishingWorld, bytes: Buffer): Promise<MediaDoc> {
+export async function storeMedia(w: PostingWorld, bytes: Buffer): Promise<MediaDoc> {
   const { deps } = w.t;
   const file = await ingestUpload(deps.media, Readable.from([bytes]));
   const media = await createUploadedMedia(deps, deps.media, w.scope, file, {});
@@ -110,7 +113,7 @@ export const PUBLIC_SETTINGS = { content_posting_method: 'DIRECT_POST', privacy_
  * `enqueue: false`) enqueues its publish job the way the API does.
  */
 export async function queuePost(
-  w: PublishingWorld,
+  w: PostingWorld,
   platform: PlatformDoc,
   media: MediaDoc[],
   overrides: Partial<PostDoc> & { enqueue?: boolean } = {},
@@ -163,7 +166,7 @@ export async function waitFor<T>(
 }
 
 /** The post once it reaches one of `states`. */
-export function settled(w: PublishingWorld, postId: string, states = ['PUBLISHED', 'ERROR'], timeoutMs?: number) {
+export function settled(w: PostingWorld, postId: string, states = ['PUBLISHED', 'ERROR'], timeoutMs?: number) {
   return waitFor(
     `post ${postId} to reach ${states.join('/')}`,
     async () => {
@@ -174,7 +177,7 @@ export function settled(w: PublishingWorld, postId: string, states = ['PUBLISHED
   );
 }
 
-export function attemptsOf(w: PublishingWorld, postId: string): Promise<PublishAttemptDoc[]> {
+export function attemptsOf(w: PostingWorld, postId: string): Promise<PublishAttemptDoc[]> {
   return w.t.deps.db.publishAttempts.find({ postId }).sort({ n: 1 }).toArray();
 }
 
@@ -201,7 +204,7 @@ export async function emulatorPosts(w: PublishingWorld, openId: string): Promise
 }
 
 /** Whether the post's cap unit is still spent (false after a refund). */
-export async function capSpent(w: PublishingWorld, post: PostDoc): Promise<boolean> {
+export async function capSpent(w: PostingWorld, post: PostDoc): Promise<boolean> {
   return (await w.t.deps.db.ledger.findOne({ _id: post.capSpend!.id })) !== null;
 }
 

@@ -67,8 +67,8 @@ describe('baking captions onto slides', () => {
           textEffect,
           role: 'hook',
         });
-        expect(slide.frame).toBe(frame);
         const zone = SAFE_ZONES[frame];
+        expect(slide.zone).toEqual(zone);
         const ink = await inkBox(slide.jpeg);
         expect(ink.left).toBeGreaterThanOrEqual(zone.left);
         expect(ink.top).toBeGreaterThanOrEqual(zone.top);

@@ -3,6 +3,7 @@ import type { PlanTable } from '../../src/core/plans.js';
 import { startOpenAiEmulator, type RunningOpenAiEmulator } from '../../src/emulators/openai/server.js';
 import { openTestDatabase, type TestDatabase } from './db.js';
 import { startTestServer, type TestServer } from './http.js';
+import { startInstagramFixture, type InstagramFixture } from './instagram.js';
 import { connectedTenant } from './posts.js';
 import { startTikTokFixture, type TikTokFixture } from './tiktok.js';
 
@@ -30,25 +31,39 @@ export function emulatorAiConfig(
 export interface AiStack {
   f: TikTokFixture;
   openai: RunningOpenAiEmulator;
+  /** The Instagram emulator, when the stack was started with `instagram: true`. */
+  ig: InstagramFixture | undefined;
   t: TestDatabase;
   server: TestServer;
   stop(): Promise<void>;
 }
 
 export async function startAiStack(
-  options: { plans?: PlanTable; ai?: Partial<AiProviderConfig>; worker?: boolean } = {},
+  options: {
+    plans?: PlanTable;
+    ai?: Partial<AiProviderConfig>;
+    worker?: boolean;
+    /** Also run the Instagram emulator (`ig`), the server's Instagram provider pointed at it. */
+    instagram?: boolean;
+  } = {},
 ): Promise<AiStack> {
-  const [f, openai] = await Promise.all([startTikTokFixture(), startOpenAiEmulator()]);
+  const [f, openai, ig] = await Promise.all([
+    startTikTokFixture(),
+    startOpenAiEmulator(),
+    options.instagram ? startInstagramFixture() : undefined,
+  ]);
   const t = await openTestDatabase({
     tiktok: f.config,
     plans: options.plans,
     ai: emulatorAiConfig(openai, options.ai),
+    ...(ig ? { instagram: ig.config } : {}),
   });
   const server = await startTestServer(t);
   if (options.worker !== false) await t.startWorker();
   return {
     f,
     openai,
+    ig,
     t,
     server,
     async stop() {
@@ -56,6 +71,7 @@ export async function startAiStack(
       await t.close();
       await openai.stop();
       await f.emulator.stop();
+      await ig?.close();
     },
   };
 }

@@ -21,6 +21,9 @@ import { createProviderRegistry } from '../../src/core/providers/registry.js';
 import type { AiProviderConfig } from '../../src/core/providers/openai/config.js';
 import { createAiProvider } from '../../src/core/providers/openai/provider.js';
 import type { TikTokClientConfig } from '../../src/core/providers/tiktok/config.js';
+import type { InstagramClientConfig } from '../../src/core/providers/instagram/config.js';
+import { InstagramHttp } from '../../src/core/providers/instagram/graph.js';
+import { createInstagramProvider } from '../../src/core/providers/instagram/provider.js';
 import { NO_METRICS } from '../../src/core/ops/metrics.js';
 import { DEFAULT_RETENTION } from '../../src/core/retention/settings.js';
 import { createLogger, type Logger } from '../../src/logger.js';
@@ -48,6 +51,17 @@ const NO_TIKTOK: TikTokClientConfig = {
   redirectUri: 'http://localhost/platforms/tiktok/callback',
 };
 
+/** An Instagram client config aimed at a closed port: tests that talk to Instagram pass an emulator's config instead. */
+const NO_INSTAGRAM: InstagramClientConfig = {
+  appId: 'emulator-instagram-app-id',
+  appSecret: 'emulator-instagram-app-secret',
+  authBaseUrl: 'http://127.0.0.1:9',
+  tokenBaseUrl: 'http://127.0.0.1:9',
+  graphBaseUrl: 'http://127.0.0.1:9',
+  graphVersion: 'v25.0',
+  redirectUri: 'http://localhost/platforms/instagram/callback',
+};
+
 /** An AI provider config aimed at a closed port: tests that use AI pass an emulator's config (test/support/ai.ts). */
 const NO_AI: AiProviderConfig = {
   apiKey: 'test-key',
@@ -68,6 +82,7 @@ export async function openTestDatabase(
     plans?: PlanTable;
     logger?: Logger;
     tiktok?: TikTokClientConfig;
+    instagram?: InstagramClientConfig;
     ai?: AiProviderConfig;
     /** Slide images a generation job draws at once (default 3). */
     imageConcurrency?: number;
@@ -101,6 +116,7 @@ export async function openTestDatabase(
     keyCache: new ApiKeyCache(collections, logger),
     providers: createProviderRegistry([
       createTikTokProvider(new TikTokHttp(options.tiktok ?? NO_TIKTOK, logger, { baseDelayMs: 5 })),
+      createInstagramProvider(new InstagramHttp(options.instagram ?? NO_INSTAGRAM, logger)),
     ]),
     ai: { provider: createAiProvider(options.ai ?? NO_AI, logger), imageConcurrency: options.imageConcurrency ?? 3 },
     chat: {},

@@ -14,6 +14,7 @@ export const LONG_RUNNING_FILES = [
   'test/deploy/db-restart.test.ts',
   'test/deploy/rolling-restart.test.ts',
   'test/insights/whole-loop.test.ts',
+  'test/acceptance/two-networks.test.ts',
   'test/webhooks/slow-receivers.test.ts',
   'test/cli/build-once.test.ts',
   'test/browser/readme-walkthrough.test.ts',

@@ -265,7 +265,7 @@ describe('acting on a post', () => {
     expect(stored!.scheduledFor!.getTime()).toBeLessThanOrEqual(Date.now());
     expect(await publishJobs(t, draft._id)).toHaveLength(1);
     const page = await browser.get(done.location!);
-    expect(page.text).toContain('The draft is queued and will be published on TikTok in a moment.');
+    expect(page.text).toContain('The draft is queued and will be published in a moment.');
     expect(page.text).toMatch(/role="status"/);
   });
 
@@ -369,6 +369,7 @@ describe('acting on a post', () => {
 
   it('refuses to delete a post being published, with core’s message', async () => {
     const publishing = await buildPost(t.deps, alice.workspaceId, {
+      platformId: platform._id,
       state: 'PUBLISHING',
       scheduledFor: new Date('2031-03-12T11:00:00Z'),
     });

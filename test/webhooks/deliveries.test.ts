@@ -117,7 +117,7 @@ describe('webhook deliveries', () => {
     const post = await t.deps.db.posts.findOne({ workspaceId: a.workspaceId, parentPostId: null });
     expect(request!.verified).toMatchObject({
       type: 'post.created',
-      data: { postId: post!._id, workspaceId: a.workspaceId },
+      data: { postId: post!._id, workspaceId: a.workspaceId, provider: 'tiktok' },
     });
     expect(Date.parse(request!.verified!.timestamp)).toBeGreaterThan(0);
   });

@@ -43,10 +43,13 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsRegistry 
     'outcome',
   ]);
   const jobs = counter('postdeck_jobs_total', 'Jobs and due tasks run, by name and end state', ['name', 'state']);
-  const publish = counter('postdeck_publish_outcomes_total', 'Posts that left PUBLISHING, by outcome', ['outcome']);
+  const publish = counter('postdeck_publish_outcomes_total', 'Posts that left PUBLISHING, by network and outcome', [
+    'provider',
+    'outcome',
+  ]);
   const providers = counter(
     'postdeck_provider_requests_total',
-    'HTTP exchanges with TikTok and OpenAI by endpoint and status (429s and retried attempts included)',
+    'HTTP exchanges with TikTok, Instagram and OpenAI by endpoint and status (429s and retried attempts included)',
     ['provider', 'endpoint', 'status'],
   );
   const credits = counter('postdeck_credits_spent_total', 'AI credits spent, by pool', ['pool']);
@@ -109,7 +112,7 @@ export function createMetricsRegistry(sources: MetricsSources): MetricsRegistry 
     toolCall: (tool, outcome) => tools.inc({ tool, outcome }),
     chatInteraction: (platform, outcome) => chat.inc({ platform, outcome }),
     jobRun: (name, state) => jobs.inc({ name, state }),
-    publishOutcome: (outcome) => publish.inc({ outcome }),
+    publishOutcome: (provider, outcome) => publish.inc({ provider, outcome }),
     providerCall: (provider, endpoint, status) => providers.inc({ provider, endpoint, status: String(status) }),
     creditsSpent: (pool, amount) => credits.inc({ pool }, amount),
     webhookAttempt: (event, outcome, statusClass) => webhookAttempts.inc({ event, outcome, status_class: statusClass }),

@@ -8,7 +8,7 @@ import {
   type APIEmbedField,
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord.js';
-import { CARD_HEADLINES, type ApprovalCard, type CardStatus } from '../../core/chat/gateway.js';
+import { cardHeadline, type ApprovalCard, type CardStatus } from '../../core/chat/gateway.js';
 
 /** What a card's buttons do; the custom id is `postdeck:<action>:<post id>`. */
 export type CardButton = 'approve' | 'schedule' | 'edit' | 'reject';
@@ -49,7 +49,7 @@ export function parseButtonId(customId: string): { action: CardButton; postId: s
 export function cardMessage(card: ApprovalCard): RESTPostAPIChannelMessageJSONBody {
   const galleryUrl = card.previews[0]?.url;
   const shown = card.previews.slice(0, MAX_EMBEDS);
-  const title = CARD_HEADLINES[card.status];
+  const title = cardHeadline(card);
   const fields = fieldsOf(card);
   // Discord counts 6000 characters across a message's embeds; the caption gives way first.
   const room =
@@ -98,8 +98,10 @@ function fieldsOf(card: ApprovalCard): APIEmbedField[] {
   }
   if (card.status === 'published') {
     add(
-      'On TikTok',
-      card.releaseUrl ? `[${card.releaseLabel}](${card.releaseUrl})` : 'TikTok has not released the link yet.',
+      card.network ? `On ${card.network}` : 'Link',
+      card.releaseUrl
+        ? `[${card.releaseLabel}](${card.releaseUrl})`
+        : `${card.network || 'The network'} has not released the link yet.`,
     );
   }
   if (card.status === 'failed' && card.errorText) add('Error', `⚠️ ${escapeMarkdown(card.errorText)}`);

@@ -17,7 +17,7 @@ export const POSTDECK_COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [
   {
     type: ApplicationCommandType.ChatInput,
     name: 'postdeck',
-    description: 'Approve TikTok drafts from Postdeck in this server',
+    description: 'Approve TikTok and Instagram drafts from Postdeck in this server',
     contexts: [InteractionContextType.Guild],
     integration_types: [ApplicationIntegrationType.GuildInstall],
     options: [

@@ -1,4 +1,4 @@
-import { CARD_HEADLINES, type ApprovalCard } from '../../core/chat/gateway.js';
+import { cardHeadline, type ApprovalCard } from '../../core/chat/gateway.js';
 
 // Slack Block Kit for the approval card; action ids are namespaced, values carry the post id.
 export const ACTIONS = {
@@ -14,7 +14,7 @@ const MAX_IMAGES = 10;
 
 /** The card as Block Kit: headline, caption, slide previews, details, what happened, and the buttons while it waits. */
 export function cardBlocks(card: ApprovalCard): { text: string; blocks: Block[] } {
-  const blocks: Block[] = [{ type: 'header', text: plain(CARD_HEADLINES[card.status]) }];
+  const blocks: Block[] = [{ type: 'header', text: plain(cardHeadline(card)) }];
   if (card.caption) blocks.push({ type: 'section', text: mrkdwn(escape(truncate(card.caption, 2900))) });
   for (const preview of card.previews.slice(0, MAX_IMAGES)) {
     blocks.push({ type: 'image', image_url: preview.url, alt_text: preview.alt });
@@ -27,7 +27,7 @@ export function cardBlocks(card: ApprovalCard): { text: string; blocks: Block[] 
       type: 'context',
       elements: [
         mrkdwn(`*Account:* ${escape(card.account)}`),
-        mrkdwn(`*Privacy:* ${escape(card.privacy)}`),
+        ...(card.privacy ? [mrkdwn(`*Privacy:* ${escape(card.privacy)}`)] : []),
         mrkdwn(`*Created by:* ${escape(card.author)}`),
       ],
     });
@@ -36,7 +36,7 @@ export function cardBlocks(card: ApprovalCard): { text: string; blocks: Block[] 
   const outcome = outcomeLines(card);
   if (outcome.length > 0) blocks.push({ type: 'section', text: mrkdwn(outcome.join('\n')) });
   if (card.status === 'awaiting') blocks.push(buttons(card.postId));
-  return { text: `${CARD_HEADLINES[card.status]}: ${truncate(card.caption, 150)}`, blocks };
+  return { text: `${cardHeadline(card)}: ${truncate(card.caption, 150)}`, blocks };
 }
 
 function outcomeLines(card: ApprovalCard): string[] {
@@ -49,7 +49,7 @@ function outcomeLines(card: ApprovalCard): string[] {
     lines.push(
       card.releaseUrl
         ? `:white_check_mark: <${card.releaseUrl}|${escape(card.releaseLabel)}>`
-        : ':white_check_mark: Published; TikTok has not released the link yet.',
+        : `:white_check_mark: Published; ${escape(card.network || 'the network')} has not released the link yet.`,
     );
   if (card.status === 'failed' && card.errorText) lines.push(`:warning: ${escape(card.errorText)}`);
   return lines;

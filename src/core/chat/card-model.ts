@@ -1,7 +1,9 @@
 import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { publicUrlOf } from '../media/view.js';
+import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc } from '../posts/documents.js';
+import { SETTING_KEYS_BY_PROVIDER } from '../providers/contract.js';
 import type { ChatCardDoc } from './documents.js';
 import type { ApprovalCard, CardStatus } from './gateway.js';
 
@@ -38,6 +40,9 @@ export async function buildCard(
   const platform = await deps.db.platforms.findOne({ _id: post.platformId });
   const provider = platform ? deps.providers.of(platform) : null;
   const privacy = typeof post.settings.privacy_level === 'string' ? post.settings.privacy_level : '';
+  // Privacy and music are settings of some networks only (TikTok's): a card shows them where the network takes them.
+  const keys: readonly string[] = platform ? SETTING_KEYS_BY_PROVIDER[platform.provider] : [];
+  const takesMusic = keys.includes('auto_add_music');
   return {
     postId,
     status: statusOf(post, deps.now()),
@@ -47,13 +52,11 @@ export async function buildCard(
       alt: kind === 'video' ? 'Video poster' : `Slide ${index + 1} of ${shown.length}`,
     })),
     kind,
-    account:
-      platform && provider
-        ? `${platform.displayName ?? `${provider.name} account`}${platform.displayHandle ? ` (@${platform.displayHandle})` : ''}`
-        : 'a disconnected account',
-    privacy: PRIVACY_WORDS[privacy] ?? (privacy || 'not set'),
+    network: provider?.name ?? '',
+    account: platform && provider ? accountWords(provider.name, platform) : 'a disconnected account',
+    privacy: keys.includes('privacy_level') ? (PRIVACY_WORDS[privacy] ?? (privacy || 'not set')) : '',
     author: card.author,
-    musicNote: musicNote(kind, post.settings.auto_add_music === true),
+    musicNote: takesMusic && provider ? musicNote(provider.name, kind, post.settings.auto_add_music === true) : '',
     scheduledFor: post.state === 'QUEUE' ? post.scheduledFor : null,
     releaseUrl: post.releaseUrl,
     // Shown only beside a release URL, which only a post of a known account has.
@@ -92,12 +95,19 @@ function statusOf(post: PostDoc, now: Date): CardStatus {
   }
 }
 
-/** TikTok's Content Posting API has no trending-music field; say so, and what was asked instead. */
-function musicNote(kind: 'photo' | 'video', autoAddMusic: boolean): string {
-  const cannot = "TikTok's API cannot attach trending music.";
+/** "Instagram · Ines (@ines.gram)", or "Instagram · @ines.gram" for an account without a display name. */
+function accountWords(network: string, platform: PlatformDoc): string {
+  const handle = platform.displayHandle ? `@${platform.displayHandle}` : '';
+  const name = platform.displayName ?? (handle ? '' : `${network} account`);
+  return `${network} · ${name && handle ? `${name} (${handle})` : name || handle}`;
+}
+
+/** TikTok's Content Posting API has no trending-music field (only auto_add_music); say so, and what was asked instead. */
+function musicNote(network: string, kind: 'photo' | 'video', autoAddMusic: boolean): string {
+  const cannot = `${network}'s API cannot attach trending music.`;
   if (kind === 'video') return `${cannot} The video keeps its own sound.`;
   return autoAddMusic
-    ? `${cannot} Postdeck set auto_add_music, so TikTok adds recommended music.`
+    ? `${cannot} Postdeck set auto_add_music, so ${network} adds recommended music.`
     : `${cannot} auto_add_music is off: the carousel posts without music.`;
 }
 
@@ -105,6 +115,7 @@ const EMPTY: Omit<ApprovalCard, 'postId' | 'status' | 'author' | 'history'> = {
   caption: '',
   previews: [],
   kind: 'photo',
+  network: '',
   account: '',
   privacy: '',
   musicNote: '',

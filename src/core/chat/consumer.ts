@@ -74,8 +74,9 @@ async function refreshCards(deps: CoreDeps, event: DomainEvent): Promise<void> {
   for (const { _id } of cards) {
     await redrawCard(deps, _id, async ({ card, gateway, place, view }) => {
       if (event.type === 'post.published' && card.linkPostedAt === null) {
-        const where = view.releaseUrl ? `: ${view.releaseUrl}` : ' (TikTok has not released its link yet).';
-        await gateway.replyToCard(place, card.messageId, `Published on TikTok${where}`);
+        const network = view.network || 'the network';
+        const where = view.releaseUrl ? `: ${view.releaseUrl}` : ` (${network} has not released its link yet).`;
+        await gateway.replyToCard(place, card.messageId, `Published on ${network}${where}`);
         await deps.db.chatCards.updateOne({ _id }, { $set: { linkPostedAt: deps.now() } });
       }
     });

@@ -4,16 +4,21 @@ import type { ChatPlatform } from './documents.js';
 /** Where a draft stands, as its card shows it. */
 export type CardStatus = 'awaiting' | 'queued' | 'scheduled' | 'published' | 'failed' | 'rejected' | 'gone';
 
-/** The words a card leads with for each status, the same on every platform. */
-export const CARD_HEADLINES: Readonly<Record<CardStatus, string>> = {
+/** The words a card leads with for each status, the same on every chat platform. */
+const CARD_HEADLINES: Readonly<Record<Exclude<CardStatus, 'published'>, string>> = {
   awaiting: 'Draft waiting for approval',
   queued: 'Approved: publishing',
   scheduled: 'Scheduled',
-  published: 'Published on TikTok',
   failed: 'Publishing failed',
   rejected: 'Rejected',
   gone: 'Draft deleted',
 };
+
+/** The words a card leads with: its status, and the network once it is published there. */
+export function cardHeadline(card: Pick<ApprovalCard, 'status' | 'network'>): string {
+  if (card.status !== 'published') return CARD_HEADLINES[card.status];
+  return card.network ? `Published on ${card.network}` : 'Published';
+}
 
 /** Everything an approval card shows; each adapter renders it in its own blocks or embeds. */
 export interface ApprovalCard {
@@ -23,12 +28,15 @@ export interface ApprovalCard {
   /** Carousel slides' previews in order, or the video's poster (one image). */
   previews: { url: string; alt: string }[];
   kind: 'photo' | 'video';
-  /** The TikTok account: creator nickname and handle. */
+  /** The network's name ("TikTok", "Instagram"); empty when the account is gone. */
+  network: string;
+  /** The account as people know it: the network, then its name and handle ("Instagram · Ines (@ines.gram)"). */
   account: string;
+  /** Who may see the post, on networks that ask; empty otherwise. */
   privacy: string;
   /** Who or what created the draft ("API key Claude (OAuth)", "generation job …"). */
   author: string;
-  /** TikTok's API cannot add trending music: what Postdeck set instead. */
+  /** On a network whose posts take `auto_add_music`: its API cannot add trending music, what Postdeck set instead. */
   musicNote: string;
   scheduledFor: Date | null;
   releaseUrl: string | null;

@@ -1,6 +1,7 @@
 // Stored documents of domain events: recorded on the document they describe, relayed to the outbox.
 
 import type { Actor } from '../actor.js';
+import type { ProviderId } from '../platforms/documents.js';
 
 export const EVENT_TYPES = [
   'draft.created',
@@ -31,6 +32,8 @@ export interface DomainEvent {
   actor: Actor;
   /** The generation job a draft came from, when it did. */
   generationJobId?: string;
+  /** A post event's network (its account's `provider`); absent on other events and on events stored before it. */
+  provider?: ProviderId;
   at: Date;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../actor.js';
+import type { ProviderId } from '../platforms/documents.js';
 import type { CoreDeps } from '../context.js';
 import { isDuplicateKeyError } from '../errors.js';
 import { defineJobHandle } from '../jobs/job-handle.js';
@@ -25,11 +26,24 @@ export const deliverEventHandle = defineJobHandle({
 /** An event about `subjectId`; its id is the subject's and the type's, so one change makes one event. */
 export function domainEvent(
   type: EventType,
-  subject: { workspaceId: string; subjectId: string; actor: Actor; generationJobId?: string | undefined },
+  subject: {
+    workspaceId: string;
+    subjectId: string;
+    actor: Actor;
+    generationJobId?: string | undefined;
+    provider?: ProviderId | null | undefined;
+  },
   at: Date,
 ): DomainEvent {
-  const { generationJobId, ...rest } = subject;
-  return { id: `${subject.subjectId}:${type}`, type, ...rest, ...(generationJobId ? { generationJobId } : {}), at };
+  const { generationJobId, provider, ...rest } = subject;
+  return {
+    id: `${subject.subjectId}:${type}`,
+    type,
+    ...rest,
+    ...(generationJobId ? { generationJobId } : {}),
+    ...(provider ? { provider } : {}),
+    at,
+  };
 }
 
 /** Events waiting for the next batch of a process (per job queue), and the batch being written. */

@@ -4,11 +4,11 @@ import type { AccountSnapshotDoc } from './documents.js';
 
 const HOUR_MS = 3_600_000;
 
-/** An account's totals as the collector read them from TikTok: plain numbers. */
+/** An account's totals as the collector read them from the network: plain numbers (likes null where it has none). */
 export interface AccountCounts {
   followers: number;
   following: number;
-  likes: number;
+  likes: number | null;
   videos: number;
 }
 
@@ -26,6 +26,7 @@ export async function recordAccountSnapshot(
   const platform = await deps.db.platforms.findOne({ _id: platformId }, { projection: { workspaceId: 1 } });
   if (!platform) return false;
   for (const [name, value] of Object.entries(counts)) {
+    if (name === 'likes' && value === null) continue;
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
   }
   const doc: AccountSnapshotDoc = {

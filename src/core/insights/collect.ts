@@ -6,7 +6,7 @@ import { recordAccountSnapshot } from './account-snapshot.js';
 import { earliestLook, walkAccount, type AccountWalk, type DuePost } from './due-posts.js';
 import { markUnavailable, recordPostSnapshot } from './record-snapshot.js';
 import { unavailableReason } from './unavailable-reasons.js';
-import { nextAfter, slotDueAt } from './schedule.js';
+import { nextAfter, slotAt, slotDueAt } from './schedule.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -20,6 +20,11 @@ export const MISS_RECHECK_MS = 15 * MINUTE_MS;
 /** TikTok's rate window, the strictest, is a sliding minute: the first backoff waits it out, then doubles up to half an hour. */
 export const BACKOFF_FIRST_MS = MINUTE_MS;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
+/**
+ * A network may answer "no numbers yet" this long after publishing (Instagram documents a delay of up to 48 h);
+ * past it the post counts as left out, as if the network had not returned it.
+ */
+export const NOT_YET_AT_MOST_MS = 48 * HOUR_MS;
 
 /** What one run did. */
 export interface CollectReport {
@@ -46,9 +51,10 @@ interface Run {
 
 /**
  * One collection run of a connected account: every post due now (found by a walk of the account's members,
- * `_id` lookups only: walkAccount), 20 ids a `queryVideoStats` call, each answer
+ * `_id` lookups only: walkAccount), the network's `postsPerRead` ids a read, each answer
  * recorded in the slot then current (recordPostSnapshot, idempotent by slot, so a run repeated after a crash
- * stores nothing twice); posts the network leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
+ * stores nothing twice); a post without numbers yet waits for its next slot (waitForCounts); posts the network
+ * leaves out twice, MISS_RECHECK_MS apart, end `unavailable`; then the
  * account's totals when they are due. A 429 or a failure of the network ends the run with the posts still due (no
  * slot is lost: the next run fills the slot current then) and the account backs off; a scope error marks the
  * scope as not granted, which stops that part until the account is reconnected.
@@ -123,7 +129,11 @@ async function collectPosts(deps: CoreDeps, provider: Provider, platform: Platfo
     const byId = new Map(answered.map((answer) => [answer.releaseId, answer]));
     for (const post of due) {
       const answer = byId.get(post.releaseId);
-      if (!answer) {
+      if (answer && 'notYet' in answer && takenAt.getTime() - post.publishedAt.getTime() < NOT_YET_AT_MOST_MS) {
+        lookAgainAt(post, await piece(() => waitForCounts(deps, post, takenAt)));
+        continue;
+      }
+      if (!answer || 'notYet' in answer) {
         lookAgainAt(post, await piece(() => recordMiss(deps, platform, post, report)));
         continue;
       }
@@ -138,6 +148,20 @@ async function collectPosts(deps: CoreDeps, provider: Provider, platform: Platfo
       }
     }
   }
+}
+
+/**
+ * The network has no numbers for the post yet: its slot stays open and it is looked at again when the next slot
+ * falls due (the snapshot then fills the slot current at that time; no number is invented for the wait).
+ */
+async function waitForCounts(deps: CoreDeps, post: DuePost, now: Date): Promise<Date | null> {
+  const later = nextAfter(post.publishedAt, slotAt(post.publishedAt, now));
+  if (!later) return null;
+  await deps.db.postInsights.updateOne(
+    { _id: post.postId, status: 'collecting', nextSlot: post.nextSlot },
+    { $set: { nextDueAt: later.dueAt, updatedAt: now } },
+  );
+  return later.dueAt;
 }
 
 /**

@@ -81,7 +81,8 @@ export interface AccountSnapshotDoc {
   platformId: string;
   followers: number;
   following: number;
-  likes: number;
+  /** Null where the network gives no account-wide likes (Instagram). */
+  likes: number | null;
   videos: number;
   takenAt: Date;
 }

@@ -44,25 +44,37 @@ export function milestoneOf(type: string): Milestone | undefined {
   return MILESTONES.find((milestone) => milestone.type === type);
 }
 
+/** What a milestone reports of a post: its first snapshot at or past the age, and the network's name. */
+export interface MilestoneCounts {
+  snapshot: PostSnapshotDoc;
+  ageHours: number;
+  network: string;
+}
+
 /** The counts a milestone reports: the post's first snapshot at or past its age; null when there is none. */
 export async function milestoneSnapshot(
   deps: CoreDeps,
   postId: string,
   workspaceId: string,
   milestone: Milestone,
-): Promise<{ snapshot: PostSnapshotDoc; ageHours: number } | null> {
+): Promise<MilestoneCounts | null> {
   const record = await deps.db.postInsights.findOne({ _id: postId, workspaceId });
   if (!record) return null;
   const due = record.publishedAt.getTime() + milestone.ageMs;
   const snapshots = await deps.db.postSnapshots.find({ postId }).toArray();
   const first = snapshots.filter((snapshot) => snapshot.takenAt.getTime() >= due).sort((a, b) => a.slot - b.slot)[0];
   if (!first) return null;
-  return { snapshot: first, ageHours: Math.round((first.takenAt.getTime() - record.publishedAt.getTime()) / HOUR_MS) };
+  const platform = await deps.db.platforms.findOne({ _id: record.platformId, workspaceId });
+  return {
+    snapshot: first,
+    ageHours: Math.round((first.takenAt.getTime() - record.publishedAt.getTime()) / HOUR_MS),
+    network: platform ? deps.providers.of(platform).name : 'the network',
+  };
 }
 
 /** The chat message of a milestone: the counts in one line, the age they were taken at when it is not exact. */
-export function milestoneText(milestone: Milestone, found: { snapshot: PostSnapshotDoc; ageHours: number }): string {
-  const { snapshot, ageHours } = found;
+export function milestoneText(milestone: Milestone, found: MilestoneCounts): string {
+  const { snapshot, ageHours, network } = found;
   const exact = ageHours === Math.round(milestone.ageMs / HOUR_MS);
   const numbers = new Intl.NumberFormat('en-US');
   const counts = [
@@ -71,5 +83,5 @@ export function milestoneText(milestone: Milestone, found: { snapshot: PostSnaps
     `${numbers.format(snapshot.comments)} comments`,
     `${numbers.format(snapshot.shares)} shares`,
   ].join(', ');
-  return `After ${milestone.label} on TikTok${exact ? '' : ` (counted at ${ageHours} hours)`}: ${counts}.`;
+  return `After ${milestone.label} on ${network}${exact ? '' : ` (counted at ${ageHours} hours)`}: ${counts}.`;
 }

@@ -19,7 +19,7 @@ export const getPostMetricsOperation = defineOperation({
   name: 'get_post_metrics',
   title: 'Get post metrics',
   summary:
-    "What a published post did on TikTok: its latest views, likes, comments and shares (null before the first snapshot, taken 3 to 5 minutes after publishing), every snapshot so far (hourly for 2 days, 6-hourly to day 7, daily to day 30), and the collection status; a post TikTok does not count (not public) or no longer returns is 'unavailable' with the reason",
+    "What a published post did on its network (TikTok or Instagram): its latest views, likes, comments and shares (null before the first snapshot, taken 3 to 5 minutes after publishing), every snapshot so far (hourly for 2 days, 6-hourly to day 7, daily to day 30), and the collection status; a post the network does not count (not public) or no longer returns is 'unavailable' with the reason; Instagram may take up to 48 hours to have numbers",
   input: PostMetricsInputSchema,
   output: PostMetricsSchema,
   result: "the post's counts, series and status",
@@ -32,7 +32,7 @@ export const listPostMetricsOperation = defineOperation({
   name: 'list_post_metrics',
   title: 'List post metrics',
   summary:
-    'The published posts of a period (by publishing time, default the last 30 days, at most 93) with their latest counts, highest first by views, likes, shares or engagement rate, optionally of one TikTok account; paged with cursor',
+    'The published posts of a period (by publishing time, default the last 30 days, at most 93) with their latest counts, highest first by views, likes, shares or engagement rate, optionally of one account or one network (provider); paged with cursor',
   input: ListPostMetricsInputSchema,
   output: PostMetricsListSchema,
   result: 'one page of posts with their latest counts',
@@ -58,7 +58,7 @@ export const getAccountMetricsOperation = defineOperation({
   name: 'get_account_metrics',
   title: 'Get account metrics',
   summary:
-    "A connected TikTok account's followers, following, total likes and post count over a period (default the last 30 days, at most 93), and its newest totals",
+    "A connected account's followers, following, total likes (null on Instagram, which has no such total) and post count over a period (default the last 30 days, at most 93), and its newest totals",
   input: GetAccountMetricsInputSchema,
   output: AccountMetricsSchema,
   result: "the account's newest totals and their series",

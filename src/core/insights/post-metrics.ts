@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { findWorkspacePlatform } from '../platforms/find-platform.js';
 import { findWorkspacePost } from '../posts/find-post.js';
 import type { PostInsightDoc } from './documents.js';
+import { narrowToAccounts } from './network-filter.js';
 import { analyticsRange } from './range.js';
 import type { ListPostMetricsInput, PostMetricsListSchema, PostMetricsSchema } from './schema.js';
 import { countsOf, engagementRate, toSummary } from './view.js';
@@ -68,7 +69,7 @@ export async function listPostMetrics(
   if (input.platformId !== undefined) await findWorkspacePlatform(deps, scope, input.platformId);
   const after = input.cursor === undefined ? null : decodeCursor(input.cursor, input.sortBy);
   const filter: Filter<PostInsightDoc> = { workspaceId: scope.workspaceId, publishedAt: { $gte: start, $lt: end } };
-  if (input.platformId !== undefined) filter.platformId = input.platformId;
+  await narrowToAccounts(deps, scope, filter, input);
   const docs = await deps.db.postInsights.find(filter).toArray();
   const rows = docs.map((doc) => ({ doc, value: sortValue(doc, input.sortBy) }));
   rows.sort((a, b) => b.value - a.value || a.doc._id.localeCompare(b.doc._id));

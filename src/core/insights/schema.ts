@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlatformSchema } from '../platforms/schema.js';
 import { END_DATE_RULE } from '../date-range.js';
 
 const DateTimeSchema = z.iso.datetime({ offset: true });
@@ -63,12 +64,18 @@ export const PostMetricsListSchema = z
   })
   .meta({ id: 'PostMetricsList' });
 
+const NetworkFilterSchema = z
+  .enum(PlatformSchema.shape.provider.options)
+  .optional()
+  .describe('only posts of accounts on this network: `tiktok` or `instagram`');
+
 export const POST_SORTS = ['views', 'likes', 'shares', 'engagement_rate'] as const;
 
 export const ListPostMetricsInputSchema = z.object({
   startDate: DateTimeSchema.optional().describe('publishing time from (inclusive); default endDate minus 30 days'),
   endDate: DateTimeSchema.optional().describe(`publishing time to (exclusive); default now; ${END_DATE_RULE}`),
-  platformId: z.uuid().optional().describe('only posts of this TikTok account (from list platforms)'),
+  platformId: z.uuid().optional().describe('only posts of this account (from list platforms)'),
+  provider: NetworkFilterSchema,
   sortBy: z
     .enum(POST_SORTS)
     .default('views')
@@ -104,7 +111,8 @@ export const TopHooksSchema = z
   .meta({ id: 'TopHooks' });
 
 export const ListTopHooksInputSchema = z.object({
-  platformId: z.uuid().optional().describe('only posts of this TikTok account'),
+  platformId: z.uuid().optional().describe('only posts of this account'),
+  provider: NetworkFilterSchema,
   language: z.string().min(2).max(35).optional().describe('only hooks in this language (ISO code)'),
   limit: z.coerce.number().int().min(1).max(50).default(10).describe('how many hooks, 1 to 50; default 10'),
 });
@@ -114,7 +122,9 @@ export const AccountCountsSchema = z
   .object({
     followers: Count,
     following: Count,
-    likes: Count.describe('likes over all of the account’s posts'),
+    likes: Count.nullable().describe(
+      'likes over all of the account’s posts; null where the network has no such total (Instagram)',
+    ),
     videos: Count.describe('posts on the account'),
     takenAt: z.iso.datetime(),
   })

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
 import { findWorkspacePlatform } from '../platforms/find-platform.js';
 import type { PostInsightDoc } from './documents.js';
+import { narrowToAccounts, networksOf } from './network-filter.js';
 import type { ListTopHooksInput, TopHookSchema, TopHooksSchema } from './schema.js';
 
 export type TopHook = z.infer<typeof TopHookSchema>;
@@ -10,7 +11,8 @@ export type TopHook = z.infer<typeof TopHookSchema>;
 /**
  * The workspace's hooks ranked by the median of their posts' views at 48 hours (posts younger than
  * that are counted as pending, not ranked). Posts share a hook when its words match ignoring case
- * and spacing, in the same language. Ties: more posts, then the best post, then the text.
+ * and spacing, in the same language, on the same network (TikTok's and Instagram's views are not one
+ * measure: a hook used on both ranks once per network). Ties: more posts, then the best post, then the text.
  */
 export async function listTopHooks(
   deps: CoreDeps,
@@ -19,23 +21,24 @@ export async function listTopHooks(
 ): Promise<z.infer<typeof TopHooksSchema>> {
   if (input.platformId !== undefined) await findWorkspacePlatform(deps, scope, input.platformId);
   const filter: Filter<PostInsightDoc> = { workspaceId: scope.workspaceId, hook: { $ne: null } };
-  if (input.platformId !== undefined) filter.platformId = input.platformId;
+  await narrowToAccounts(deps, scope, filter, input);
   const docs = (await deps.db.postInsights.find(filter).toArray()).filter(
     (doc) => input.language === undefined || doc.hook?.language.toLowerCase() === input.language.toLowerCase(),
   );
   const ranked = docs.filter((doc) => doc.rankingViews !== null);
   return {
     rankingAgeHours: 48,
-    hooks: rankHooks(ranked).slice(0, input.limit),
+    hooks: rankHooks(ranked, await networksOf(deps, scope)).slice(0, input.limit),
     pendingPosts: docs.filter((doc) => doc.rankingViews === null && doc.status === 'collecting').length,
   };
 }
 
-function rankHooks(docs: PostInsightDoc[]): TopHook[] {
+function rankHooks(docs: PostInsightDoc[], networks: Map<string, string>): TopHook[] {
   const groups = new Map<string, PostInsightDoc[]>();
   for (const doc of docs) {
     if (!doc.hook || doc.rankingViews === null) continue;
-    const key = `${doc.hook.language.toLowerCase()}\u0000${sameWords(doc.hook.text)}`;
+    const network = networks.get(doc.platformId) ?? '';
+    const key = `${network}\u0000${doc.hook.language.toLowerCase()}\u0000${sameWords(doc.hook.text)}`;
     groups.set(key, [...(groups.get(key) ?? []), doc]);
   }
   const hooks = [...groups.values()].map(toHook);

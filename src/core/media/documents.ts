@@ -35,7 +35,29 @@ export interface MediaDoc {
    * ranked by what the post did (src/core/insights). Absent on uploads, AI images and older composites.
    */
   caption?: MediaCaptionDoc;
+  /** Set on an image Postdeck fitted to a network's aspect limits: the original and how (src/core/media/fit-aspect.ts). */
+  fittedFrom?: FittedFromDoc;
 }
+
+/** How a fitted image was made from its original. */
+export interface FittedFromDoc {
+  mediaId: string;
+  fit: AspectFit;
+  /** The fit and the limits in one string: the same request finds the same fitted image. */
+  key: string;
+}
+
+/** The shapes a network takes an image in: width / height from `minAspect` to `maxAspect`, and at most `maxWidth` px wide. */
+export interface AspectLimits {
+  minAspect: number;
+  maxAspect: number;
+  maxWidth?: number;
+  /** The network takes JPEG only: an image in another format is rendered as JPEG even when its shape fits. */
+  jpegOnly?: boolean;
+}
+
+/** How an image outside a network's aspect limits is made to fit: padded (blurred copy or a colour) or cropped to the centre. */
+export type AspectFit = { mode: 'crop' } | { mode: 'pad'; background: 'blur' | `#${string}` };
 
 /** The caption a composite slide was drawn with, as written or generated. */
 export interface MediaCaptionDoc {

@@ -6,6 +6,23 @@ import { trimmedText } from '../text-schema.js';
 /** An ingested file and the name its upload carried. */
 export type UploadedFile = IngestedFile & { uploadedName?: string | undefined };
 
+/**
+ * How an image outside a network's aspect limits is made to fit (a post's request asks for it): `pad` shows
+ * the whole image on a blurred, darkened copy of itself or on a colour, `crop` keeps its centre.
+ */
+export const AspectFitSchema = z
+  .discriminatedUnion('mode', [
+    z.object({ mode: z.literal('crop') }),
+    z.object({
+      mode: z.literal('pad'),
+      background: z
+        .union([z.literal('blur'), z.string().regex(/^#[0-9a-fA-F]{6}$/) as z.ZodType<`#${string}`>])
+        .default('blur')
+        .describe('blur (default): a blurred, darkened copy of the image; or a colour as #rrggbb'),
+    }),
+  ])
+  .describe('pad: the whole image on a background; crop: its centre');
+
 /** A media object (spec section 2); shared by every adapter. */
 export const MediaSchema = z
   .object({
@@ -32,6 +49,10 @@ export const MediaSchema = z
     finalizedAt: z.iso.datetime().nullable(),
     folderId: z.uuid().nullable().describe('null means the root'),
     createdAt: z.iso.datetime(),
+    fittedFrom: z
+      .object({ mediaId: z.uuid(), fit: AspectFitSchema })
+      .optional()
+      .describe("only on an image Postdeck fitted to a network's aspect ratios: the original and how it was fitted"),
   })
   .meta({ id: 'Media' });
 

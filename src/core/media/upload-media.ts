@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { CoreDeps, Scope } from '../context.js';
-import type { MediaCaptionDoc, MediaDoc, MediaSource } from './documents.js';
+import type { MediaDoc, MediaSource } from './documents.js';
 import { AppError } from '../errors.js';
 import type { MediaDeps } from './deps.js';
 import { requireFolder } from './folders.js';
@@ -30,7 +30,7 @@ export async function createUploadedMedia(
   file: IngestedFile,
   fields: UploadFields & { uploadedName?: string | undefined },
   source: MediaSource = 'upload',
-  caption?: MediaCaptionDoc,
+  extras: Pick<MediaDoc, 'caption' | 'fittedFrom'> = {},
 ): Promise<Media> {
   let previewKey: string | undefined;
   let stored: StorableFile | undefined;
@@ -82,7 +82,8 @@ export async function createUploadedMedia(
       preview,
       finalizedAt: now,
       createdAt: now,
-      ...(caption ? { caption } : {}),
+      ...(extras.caption ? { caption: extras.caption } : {}),
+      ...(extras.fittedFrom ? { fittedFrom: extras.fittedFrom } : {}),
     };
     await deps.db.media.insertOne(doc);
     return toMedia(doc, media.publicBaseUrl);

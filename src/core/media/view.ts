@@ -32,6 +32,7 @@ export function toMedia(doc: MediaDoc, baseUrl: string): Media {
     finalizedAt: doc.finalizedAt ? doc.finalizedAt.toISOString() : null,
     folderId: doc.folderId,
     createdAt: doc.createdAt.toISOString(),
+    ...(doc.fittedFrom ? { fittedFrom: { mediaId: doc.fittedFrom.mediaId, fit: doc.fittedFrom.fit } } : {}),
   };
 }
 

@@ -6,10 +6,10 @@
 export interface Metrics {
   /** A job or due task ran to its end: `completed`, or `failed` (retried later or given up). */
   jobRun(name: string, state: 'completed' | 'failed'): void;
-  /** A post left PUBLISHING. */
-  publishOutcome(outcome: 'published' | 'failed'): void;
+  /** A post left PUBLISHING, on its account's network (`unknown` when the account is gone). */
+  publishOutcome(provider: 'tiktok' | 'instagram' | 'unknown', outcome: 'published' | 'failed'): void;
   /** One HTTP exchange with a provider; `status` is the HTTP status, or `network_error` when none came. */
-  providerCall(provider: 'tiktok' | 'openai', endpoint: string, status: number | 'network_error'): void;
+  providerCall(provider: 'tiktok' | 'instagram' | 'openai', endpoint: string, status: number | 'network_error'): void;
   /** Credits taken from a pool (`caption`, `image`). */
   creditsSpent(pool: string, amount: number): void;
   /** An MCP tool call answered: `ok`, or `error` (an isError result). */

@@ -22,7 +22,7 @@ export async function disconnectPlatform(deps: CoreDeps, scope: Scope, platformI
     await recordAudit(deps, scope, {
       action: 'platform.disconnected',
       subject: { type: 'platform', id: platform._id },
-      details: { handle: platform.displayHandle },
+      details: { provider: platform.provider, handle: platform.displayHandle },
       occurrence: String(changes.updatedAt.getTime()),
     });
     return { ...platform, ...changes };

@@ -1,10 +1,13 @@
 // Stored documents of connected provider accounts and their OAuth states. Ids are UUID strings kept in `_id`.
 
+/** The networks Postdeck connects accounts of (a platform's, its tokens' and its OAuth state's `provider`). */
+export type ProviderId = 'tiktok' | 'instagram';
+
 /** A connected provider account (filled by its provider's connection). */
 export interface PlatformDoc {
   _id: string;
   workspaceId: string;
-  provider: 'tiktok';
+  provider: ProviderId;
   providerAccountId: string;
   displayName: string | null;
   displayHandle: string | null;
@@ -26,10 +29,13 @@ export interface PlatformDoc {
  */
 export interface PlatformTokenDoc {
   _id: string;
-  provider: 'tiktok';
+  provider: ProviderId;
   /** Sealed access token. */
   accessToken: string;
-  /** Sealed refresh token; always the newest one (TikTok rotates it on every refresh). */
+  /**
+   * Sealed refresh token; always the newest one (TikTok rotates it on every refresh). Instagram has none:
+   * its long-lived access token refreshes itself, so this holds the same sealed token and its expiry.
+   */
   refreshToken: string;
   accessTokenExpiresAt: Date;
   refreshTokenExpiresAt: Date;
@@ -46,7 +52,7 @@ export interface PlatformTokenDoc {
  */
 export interface OAuthStateDoc {
   _id: string;
-  provider: 'tiktok';
+  provider: ProviderId;
   workspaceId: string;
   accountId: string;
   /** The signed-in user who started it; null for the system (the admin CLI). */

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /** Whether analytics can be read for an account; `reason` and `fix` say what to do when not. */
 export const PlatformAnalyticsSchema = z
   .object({
-    granted: z.boolean().describe("true when the account's TikTok grant allows reading its posts' and its own numbers"),
-    missingScopes: z.array(z.string()).describe('the TikTok scopes analytics needs that the grant lacks'),
+    granted: z.boolean().describe("true when the account's grant allows reading its posts' and its own numbers"),
+    missingScopes: z.array(z.string()).describe('the scopes analytics needs that the grant lacks'),
     reason: z.string().nullable().describe('why analytics cannot be read; null when granted'),
     fix: z.string().nullable().describe('what grants analytics (reconnecting the account); null when granted'),
   })
@@ -14,7 +14,9 @@ export const PlatformAnalyticsSchema = z
 export const PlatformSchema = z
   .object({
     id: z.uuid(),
-    provider: z.enum(['tiktok']).describe('the provider; only the short-video provider is offered'),
+    provider: z
+      .enum(['tiktok', 'instagram'])
+      .describe('the network: `tiktok` (short videos and photo posts) or `instagram` (images, carousels, Reels)'),
     providerName: z.string(),
     providerAccountId: z.string(),
     displayName: z.string().nullable(),

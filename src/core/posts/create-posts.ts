@@ -4,13 +4,14 @@ import type { CoreDeps, Scope } from '../context.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
 import type { PlatformDoc } from '../platforms/documents.js';
 import type { PostDoc, PostState } from './documents.js';
-import { AppError, isDuplicateKeyError, notFound, toAppError, type ErrorCode, type IssueDetail } from '../errors.js';
+import { isDuplicateKeyError, toAppError } from '../errors.js';
+import { checkPlatforms, combinedFailure, type PlatformFailure } from './check-platforms.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
 import { enqueueOrLeaveToSweep } from './queue-post.js';
 import type { CreatePostsInput, CreatePostsResult } from './schema.js';
-import type { LoadedMedia } from '../providers/port.js';
-import { issuesMessage, loadPostMedia } from './post-media.js';
+import { loadPostMedia } from './post-media.js';
 import { groupOfEarlierRun, seededGroupIds, type GroupIds } from './earlier-run.js';
+import { mediaIdsForNetwork } from './network-images.js';
 import { futureTime } from './times.js';
 import { toPost, type PostGroupView } from './view.js';
 
@@ -23,11 +24,7 @@ export interface CreatePostsOptions {
 }
 
 type Entry = CreatePostsResult['results'][number];
-/** A platform that gets no post: which, where it stands in the request, and why. */
-export type PlatformFailure = { ok: false; platformId: string; index: number; error: AppError };
 type Outcome = { ok: true; entry: Entry } | PlatformFailure;
-/** One platform's check: its settings as they will be stored, or why it gets no post. */
-export type PlatformCheck = { ok: true; platform: PlatformDoc; settings: Record<string, unknown> } | PlatformFailure;
 
 /**
  * Create posts: one post group per platform, each platform on its own. A platform whose account is
@@ -60,10 +57,22 @@ export async function createPosts(
         groupId: randomUUID(),
         replyId: () => randomUUID(),
       };
+      // A job waits for a decode slot; a request is refused when they are all taken.
+      const whenBusy = options.generationJobId === undefined ? 'refuse' : 'wait';
+      const mediaIds = await mediaIdsForNetwork(
+        deps,
+        scope,
+        each.platform,
+        input.mediaIds,
+        loaded,
+        each.settings,
+        whenBusy,
+      );
       const post = await commit(deps, scope, input, each.platform, each.settings, scheduledFor, now, {
         ...ids,
         ...options.ids?.(platformId),
         generationJobId: options.generationJobId,
+        mediaIds,
       });
       outcomes.push({ ok: true, entry: { platformId, status: 'created', post } });
     } catch (error) {
@@ -100,65 +109,7 @@ export function postTime(input: Pick<CreatePostsInput, 'mode' | 'scheduledFor'>,
   return input.mode === 'now' ? now : null;
 }
 
-/**
- * Checks the post for each platform against that platform's live rules, every platform on its own.
- * Generation checks the post its job will make with this too, before anything is spent.
- */
-export async function checkPlatforms(
-  deps: CoreDeps,
-  scope: Scope,
-  input: Pick<CreatePostsInput, 'platformIds' | 'content' | 'settings' | 'threadReplies'>,
-  loaded: LoadedMedia,
-): Promise<PlatformCheck[]> {
-  return Promise.all(
-    input.platformIds.map((platformId, index) =>
-      prepare(deps, scope, input, loaded, platformId, index).then(
-        (value): PlatformCheck => ({ ok: true, ...value }),
-        (error: unknown): PlatformCheck => ({
-          ok: false,
-          platformId,
-          index,
-          error: toAppError(error, deps.logger, 'creating a post', { platformId }),
-        }),
-      ),
-    ),
-  );
-}
-
-/** Loads the platform and checks the post against its live rules; throws the platform's failure. */
-async function prepare(
-  deps: CoreDeps,
-  scope: Scope,
-  input: Pick<CreatePostsInput, 'content' | 'settings' | 'threadReplies'>,
-  loaded: LoadedMedia,
-  platformId: string,
-  index: number,
-): Promise<{ platform: PlatformDoc; settings: Record<string, unknown> }> {
-  const platform = await deps.db.platforms.findOne({ _id: platformId });
-  if (!platform || platform.workspaceId !== scope.workspaceId) throw notFound('Platform');
-  const provider = deps.providers.of(platform);
-  const { issues, settings } = await provider.rules.checkPost(
-    deps,
-    platform,
-    { content: input.content, settings: input.settings, threadReplies: input.threadReplies },
-    loaded,
-    'request',
-  );
-  if (issues.length > 0) {
-    const details = issues.map((issue) => ({
-      ...issue,
-      path: issue.path[0] === 'platformId' ? ['platformIds', index, ...issue.path.slice(1)] : issue.path,
-    }));
-    throw new AppError(
-      'invalid_request',
-      issuesMessage(`The post for ${label(platform)}`, provider.name, issues),
-      details,
-    );
-  }
-  return { platform, settings };
-}
-
-/** Stores one platform's group (spending the cap for a queued root first) and queues it. */
+/** Stores one platform's group (spending the cap for a queued root first) and queues it; `mediaIds` are the network's. */
 async function commit(
   deps: CoreDeps,
   scope: Scope,
@@ -167,7 +118,13 @@ async function commit(
   settings: Record<string, unknown>,
   scheduledFor: Date | null,
   now: Date,
-  { rootId, groupId, replyId, generationJobId }: GroupIds & { generationJobId: string | undefined },
+  {
+    rootId,
+    groupId,
+    replyId,
+    generationJobId,
+    mediaIds,
+  }: GroupIds & { generationJobId: string | undefined; mediaIds: string[] },
 ): Promise<PostGroupView> {
   const state: PostState = input.mode === 'draft' ? 'DRAFT' : 'QUEUE';
   const base = {
@@ -188,7 +145,7 @@ async function commit(
     parentPostId: null,
     content: input.content,
     settings,
-    mediaIds: input.mediaIds,
+    mediaIds,
     scheduledFor,
     delayInMinutes: null,
     dueAt: state === 'QUEUE' ? scheduledFor : null,
@@ -200,7 +157,13 @@ async function commit(
           events: [
             domainEvent(
               'draft.created',
-              { workspaceId: scope.workspaceId, subjectId: rootId, actor: scope.actor, generationJobId },
+              {
+                workspaceId: scope.workspaceId,
+                subjectId: rootId,
+                actor: scope.actor,
+                generationJobId,
+                provider: platform.provider,
+              },
               now,
             ),
           ],
@@ -242,39 +205,9 @@ async function commit(
   await recordAudit(deps, scope, {
     action: 'post.created',
     subject: { type: 'post', id: rootId },
-    details: { mode: input.mode, platformId: platform._id, replies: children.length },
+    details: { mode: input.mode, provider: platform.provider, platformId: platform._id, replies: children.length },
   });
   if (state === 'QUEUE') await enqueueOrLeaveToSweep(deps, root);
   void relayEvents(deps, root.events ?? []);
   return { root: toPost(root), children: children.map((child) => toPost(child)) };
-}
-
-function label(platform: PlatformDoc): string {
-  return platform.displayHandle ? `@${platform.displayHandle}` : `account ${platform._id}`;
-}
-
-/** The error answered when no platform got a post. */
-export function combinedFailure(failures: readonly PlatformFailure[]): AppError {
-  const [first] = failures;
-  if (failures.length === 1 && first) return first.error;
-  const codes = new Set(failures.map((failure) => failure.error.code));
-  const code: ErrorCode = codes.size === 1 ? (first?.error.code ?? 'invalid_request') : 'invalid_request';
-  const details: (IssueDetail & { platformId: string })[] = failures.flatMap((failure) =>
-    failure.error.details && failure.error.details.length > 0
-      ? failure.error.details.map((detail) => ({ ...detail, platformId: failure.platformId }))
-      : [
-          {
-            path: ['platformIds', failure.index],
-            message: failure.error.message,
-            platformId: failure.platformId,
-          },
-        ],
-  );
-  const retryAfter = Math.max(0, ...failures.map((failure) => failure.error.retryAfterSeconds ?? 0));
-  return new AppError(
-    code,
-    `No post was created: ${failures.map((failure) => `${failure.platformId}: ${failure.error.message}`).join(' | ')}`,
-    details,
-    code === 'rate_limited' && retryAfter > 0 ? retryAfter : undefined,
-  );
 }

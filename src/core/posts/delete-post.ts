@@ -1,6 +1,8 @@
 import { recordAudit } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
+import { providerOfPlatform } from '../platforms/provider-of.js';
+import { createdNothing } from '../publishing/documents.js';
 import { AppError } from '../errors.js';
 import { forgetPostInsights } from '../insights/forget.js';
 import { findWorkspacePost, loadGroup } from './find-post.js';
@@ -44,15 +46,16 @@ export async function deletePostGroup(
     if (refund) await refundPostCap(deps, group.root);
     return { state: group.root.state, posts: allIds.length };
   });
+  const provider = await providerOfPlatform(deps, scope.workspaceId, post.platformId);
   await recordAudit(deps, scope, {
     action: options.rejection ? 'post.rejected' : 'post.deleted',
     subject: { type: 'post', id: postId },
-    ...(options.rejection ? {} : { details: deleted }),
+    details: options.rejection ? { provider } : { provider, ...deleted },
   });
 }
 
-/** True when no attempt of `post` can have reached TikTok. */
+/** True when no attempt of `post` can have left anything at the network. */
 async function createdNothingYet(deps: CoreDeps, post: PostDoc): Promise<boolean> {
   const attempts = await deps.db.publishAttempts.find({ postId: post._id }).toArray();
-  return attempts.every((attempt) => attempt.phase === 'created_nothing');
+  return attempts.every((attempt) => createdNothing(attempt.phase));
 }

@@ -33,7 +33,7 @@ export const createPostOperation = defineOperation({
   name: 'create_post',
   title: 'Create posts',
   summary:
-    'Create a post on one or more platforms (now, schedule or draft); each platform on its own, with the settings its posting schema asks for',
+    'Create a post on one or more platforms, TikTok and Instagram accounts in one call (now, schedule or draft); each platform gets its own post group, and a failure on one never blocks another. One settings object serves every network: each takes the keys its posting schema declares (TikTok: privacy_level and the rest; Instagram: alt_text, collaborators, share_to_feed, thumb_offset) and ignores the keys another network of the request declares; a key no network of the request declares is refused',
   input: CreatePostsInputSchema,
   check: requireTimeToSchedule,
   output: CreatePostsResultSchema,
@@ -58,7 +58,7 @@ export const getPostOperation = defineOperation({
 export const deletePostOperation = defineOperation({
   name: 'delete_post',
   title: 'Delete a post',
-  summary: 'Delete the whole post group (our records only; a post already on TikTok stays there)',
+  summary: 'Delete the whole post group (our records only; a post already on the network stays there)',
   input: PostIdInputSchema,
   result: 'deleted',
   errors: ['invalid_request', 'not_found', 'conflict'],

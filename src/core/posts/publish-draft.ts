@@ -1,6 +1,7 @@
 import { recordAudit, requesterOf } from '../audit/record.js';
 import type { CoreDeps, Scope } from '../context.js';
 import type { PostDoc } from './documents.js';
+import { providerOfPlatform } from '../platforms/provider-of.js';
 import { AppError, type IssueDetail } from '../errors.js';
 import { findRootForChange, findWorkspacePost, loadGroup } from './find-post.js';
 import { refundPostCap, spendPostCap } from './post-cap.js';
@@ -66,10 +67,11 @@ export async function publishDraft(deps: CoreDeps, scope: Scope, input: PublishP
       await refundPostCap(deps, queued);
       throw error;
     }
+    const provider = await providerOfPlatform(deps, scope.workspaceId, draft.platformId);
     await recordAudit(deps, scope, {
       action: 'post.approved',
       subject: { type: 'post', id: draft._id },
-      details: { mode: input.mode, scheduledFor: scheduledFor.toISOString() },
+      details: { provider, mode: input.mode, scheduledFor: scheduledFor.toISOString() },
       // A draft is approved once; the time tells apart a later approval should it become a draft again.
       occurrence: String(now.getTime()),
     });

@@ -35,9 +35,14 @@ export const PostAttemptSchema = z
       .describe('1 for the first attempt; a new attempt exists only when the one before created nothing'),
     claimedAt: z.iso.datetime(),
     phase: z
-      .enum(['claimed', 'init_sent', 'init_answered', 'created_nothing', 'outcome_unknown'])
-      .describe('how far the attempt got; init_sent means the request to TikTok left'),
-    publishId: z.string().nullable().describe("TikTok's publish_id, once TikTok returned one"),
+      .enum(['claimed', 'init_sent', 'init_answered', 'created_nothing', 'held', 'outcome_unknown'])
+      .describe(
+        "how far the attempt got; init_sent means the request to the network left; held: the network's quota was used up, nothing was created and the post waits in QUEUE (errorText says until when)",
+      ),
+    publishId: z
+      .string()
+      .nullable()
+      .describe("the network's id of the publish once it answered one (TikTok's publish_id, Instagram's container id)"),
     events: z.array(z.object({ at: z.iso.datetime(), what: z.string(), detail: z.string().nullable() })),
   })
   .meta({ id: 'PublishAttempt' });
@@ -52,14 +57,22 @@ export const PostSchema = z
     content: z.string(),
     state: z
       .enum(['DRAFT', 'QUEUE', 'PUBLISHING', 'PUBLISHED', 'ERROR'])
-      .describe('PUBLISHING: being sent to TikTok right now; ERROR: see errorText'),
+      .describe('PUBLISHING: being sent to the network right now; ERROR: see errorText'),
     scheduledFor: z.iso.datetime().nullable(),
     delayInMinutes: z.int().nullable(),
-    releaseId: z.string().nullable().describe("TikTok's post id once known"),
+    releaseId: z
+      .string()
+      .nullable()
+      .describe("the network's post id once known (TikTok's post id, Instagram's media id)"),
     releaseUrl: z.string().nullable(),
     settings: z.record(z.string(), z.unknown()),
     mediaIds: z.array(z.string()),
-    errorText: z.string().nullable().describe('for ERROR: what went wrong and what to do'),
+    errorText: z
+      .string()
+      .nullable()
+      .describe(
+        'for ERROR: what went wrong and what to do; for QUEUE after a hold: why the network holds it and until when',
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     attempts: z.array(PostAttemptSchema).describe('beyond the spec: the publishing attempts, oldest first'),
@@ -152,8 +165,12 @@ export const CreatePostsInputSchema = z
       .array(z.uuid())
       .max(MAX_MEDIA_IDS)
       .default([])
-      .describe('READY media, in order: exactly one video, or 1 to 35 images'),
-    settings: SettingsSchema.optional().describe(`provider settings; ${SETTINGS_RULES}`),
+      .describe(
+        "READY media, in order, as each platform's posting schema allows (TikTok: one video or 1 to 35 images; Instagram: 1 image, 2 to 10 images and videos, or 1 video)",
+      ),
+    settings: SettingsSchema.optional().describe(
+      `provider settings, one object for every platform of the request: each network takes the keys its posting schema declares and ignores those another network of the same request declares; a key that no network of the request declares is refused; ${SETTINGS_RULES}`,
+    ),
     threadReplies: z
       .array(ThreadReplySchema)
       .max(MAX_THREAD_REPLIES)

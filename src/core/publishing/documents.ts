@@ -1,7 +1,16 @@
 // Stored documents of the publishing engine's attempts. Ids are UUID strings kept in `_id`.
 
-/** How far one publishing attempt got; `init_sent` is written before the init request leaves. */
-export type PublishAttemptPhase = 'claimed' | 'init_sent' | 'init_answered' | 'created_nothing' | 'outcome_unknown';
+/**
+ * How far one publishing attempt got; `init_sent` is written before the init request leaves. `held`: it created
+ * nothing because the network's quota was used up, and the post waits in QUEUE (a hold uses up no attempt).
+ */
+export type PublishAttemptPhase =
+  'claimed' | 'init_sent' | 'init_answered' | 'created_nothing' | 'held' | 'outcome_unknown';
+
+/** Whether an attempt in `phase` certainly left nothing at the network, so another attempt may follow it. */
+export function createdNothing(phase: PublishAttemptPhase): boolean {
+  return phase === 'created_nothing' || phase === 'held';
+}
 
 /**
  * One attempt to publish a post, `_id` = `${postId}#${n}`: inserting it is the claim (one winner).

@@ -3,7 +3,7 @@ import type { PostDoc } from '../posts/documents.js';
 import type { PublishAttemptDoc } from './documents.js';
 import { AppError } from '../errors.js';
 import { ProviderCallError } from '../providers/provider-errors.js';
-import { recordAttempt } from './attempts.js';
+import { attemptId, recordAttempt } from './attempts.js';
 import { OUTCOME_UNKNOWN_TEXT } from './error-texts.js';
 import { failPost, requeuePost } from './post-outcome.js';
 import { enqueuePostPublish } from './schedule.js';
@@ -16,6 +16,19 @@ export class PublishRefusal extends Error {
   }
 }
 
+/**
+ * The network will not take the post before `retryAt` (a quota used up) and created nothing: the post waits in
+ * QUEUE until then, saying why, and the wait uses up no attempt. `reason` is one sentence without the time.
+ */
+export class PublishHold extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryAt: Date,
+  ) {
+    super(reason);
+  }
+}
+
 /** What a failed attempt means for the post. */
 export type AttemptVerdict =
   /** The network certainly created nothing and trying later may work: a new attempt after `delayMs`. */
@@ -23,7 +36,9 @@ export type AttemptVerdict =
   /** The network certainly created nothing and trying again would fail the same way: ERROR, cap refunded. */
   | { kind: 'refused'; errorText: string; reason: string }
   /** The init may have reached the network: ERROR "outcome unknown", never sent again, not refunded. */
-  | { kind: 'unknown'; reason: string };
+  | { kind: 'unknown'; reason: string }
+  /** The network certainly created nothing and will not take the post before `retryAt`: QUEUE until then. */
+  | { kind: 'hold'; retryAt: Date; reason: string };
 
 // Postdeck errors that will not go away by waiting: the account, the media or the request itself.
 const FINAL_APP_CODES = new Set(['conflict', 'invalid_media_file', 'invalid_request', 'not_found']);
@@ -36,6 +51,7 @@ const FINAL_APP_CODES = new Set(['conflict', 'invalid_media_file', 'invalid_requ
 export function judgeFailure(error: unknown, nextN: number): AttemptVerdict {
   const reason = describeError(error);
   if (error instanceof PublishRefusal) return { kind: 'refused', errorText: error.errorText, reason };
+  if (error instanceof PublishHold) return { kind: 'hold', retryAt: error.retryAt, reason };
   const init = error instanceof ProviderCallError ? error.initFailure : null;
   if (init) {
     if (!init.createdNothing) return { kind: 'unknown', reason };
@@ -81,6 +97,7 @@ export async function settleFailedAttempt(
     await failPost(deps, post, OUTCOME_UNKNOWN_TEXT, { refund: false });
     return;
   }
+  if (verdict.kind === 'hold') return holdAttempt(deps, post, attempt, verdict);
   await recordAttempt(deps, attempt, {
     phase: 'created_nothing',
     event: { what: 'created_nothing', detail: verdict.reason },
@@ -92,6 +109,26 @@ export async function settleFailedAttempt(
   await retryOrGiveUp(deps, post, attempt.n, verdict);
 }
 
+/**
+ * Ends attempt #n as held (it created nothing) and puts the post back in QUEUE until `retryAt`, its errorText
+ * saying why and until when.
+ */
+export async function holdAttempt(
+  deps: CoreDeps,
+  post: PostDoc,
+  attempt: Pick<PublishAttemptDoc, '_id' | 'n'>,
+  hold: { retryAt: Date; reason: string },
+): Promise<void> {
+  const until = hold.retryAt.toISOString().replace(/\.\d+Z$/, 'Z');
+  await recordAttempt(deps, attempt, {
+    phase: 'held',
+    event: { what: 'held', detail: `${hold.reason} (until ${until})` },
+  });
+  const text = `Held: ${hold.reason.replace(/[.]$/, '')}. Nothing was posted yet; Postdeck tries again at ${until}.`;
+  if (await requeuePost(deps, post, hold.retryAt, text))
+    await enqueuePostPublish(deps, { _id: post._id, dueAt: hold.retryAt });
+}
+
 /** After attempt #n created nothing: attempt #n+1 later, or ERROR (refunded) when the attempts are used up. */
 export async function retryOrGiveUp(
   deps: CoreDeps,
@@ -99,15 +136,28 @@ export async function retryOrGiveUp(
   n: number,
   verdict: { delayMs: number; rateLimited: boolean; reason: string },
 ): Promise<void> {
-  if (n >= publishingSettings.maxAttempts) {
+  const used = n >= publishingSettings.maxAttempts ? await attemptsUsed(deps, post._id, n) : 0;
+  if (used >= publishingSettings.maxAttempts) {
+    const platform = await deps.db.platforms.findOne({ _id: post.platformId });
+    const network = platform ? deps.providers.of(platform).name : 'the network';
     const text = verdict.rateLimited
-      ? `TikTok kept refusing this account's posts at its rate limit (${n} attempts); nothing was posted. Publish again later.`
-      : `Publishing failed ${n} times before TikTok received the post (last: ${verdict.reason}); nothing was posted. Publish again later.`;
+      ? `${network} kept refusing this account's posts at its rate limit (${used} attempts); nothing was posted. Publish again later.`
+      : `Publishing failed ${used} times before ${network} received the post (last: ${verdict.reason}); nothing was posted. Publish again later.`;
     await failPost(deps, post, text, { refund: true });
     return;
   }
   const dueAt = new Date(deps.now().getTime() + verdict.delayMs);
   if (await requeuePost(deps, post, dueAt)) await enqueuePostPublish(deps, { _id: post._id, dueAt });
+}
+
+/** How many of attempts #1..n count against maxAttempts: a hold uses up none (read by `_id`, only near the limit). */
+export async function attemptsUsed(deps: CoreDeps, postId: string, n: number): Promise<number> {
+  let used = 0;
+  for (let i = 1; i <= n; i += 1) {
+    const attempt = await deps.db.publishAttempts.findOne({ _id: attemptId(postId, i) });
+    if (attempt?.phase !== 'held') used += 1;
+  }
+  return used;
 }
 
 /** A failure as an event detail: the network's code, HTTP status, message and log id (never a token). */

@@ -3,6 +3,8 @@ import type { CoreDeps } from '../context.js';
 import type { DomainEvent } from '../events/documents.js';
 import { domainEvent, relayEvents } from '../events/relay.js';
 import { recordInsightRelease } from '../insights/open-insight.js';
+import type { ProviderId } from '../platforms/documents.js';
+import { providerOfPlatform } from '../platforms/provider-of.js';
 import type { PostDoc } from '../posts/documents.js';
 import { refundPostCap } from '../posts/post-cap.js';
 import { settleChildren } from './children.js';
@@ -21,13 +23,14 @@ export async function failPost(
   // The refund comes first, so whoever sees the ERROR also sees the unit back (refunding twice is harmless).
   if (options.refund) await refundPostCap(deps, post);
   const now = deps.now();
-  const event = rootEvent('post.failed', post, now);
+  const provider = await providerOfPlatform(deps, post.workspaceId, post.platformId);
+  const event = rootEvent('post.failed', post, provider, now);
   const result = await deps.db.posts.updateOne(
     { _id: post._id, state: 'PUBLISHING' },
     { $set: { state: 'ERROR', errorText, updatedAt: now }, ...(event ? { $push: { events: event } } : {}) },
   );
   if (result.modifiedCount === 0) return;
-  deps.metrics.publishOutcome('failed');
+  deps.metrics.publishOutcome(provider ?? 'unknown', 'failed');
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, errorText, refund: options.refund }, 'post ended in ERROR');
   await settleChildren(deps, post, 'ERROR');
@@ -43,7 +46,8 @@ export async function markPublished(
   release: { releaseId: string | null; releaseUrl: string | null },
 ): Promise<boolean> {
   const now = deps.now();
-  const event = rootEvent('post.published', post, now);
+  const provider = await providerOfPlatform(deps, post.workspaceId, post.platformId);
+  const event = rootEvent('post.published', post, provider, now);
   const result = await deps.db.posts.updateOne(
     { _id: post._id, state: 'PUBLISHING' },
     {
@@ -52,13 +56,13 @@ export async function markPublished(
     },
   );
   if (result.modifiedCount === 0) return false;
-  deps.metrics.publishOutcome('published');
+  deps.metrics.publishOutcome(provider ?? 'unknown', 'published');
   if (event) void relayEvents(deps, [event]);
   deps.logger.info({ postId: post._id, releaseId: release.releaseId }, 'post PUBLISHED');
   if (event) {
     // Named after whoever asked for it (created it to publish, or approved it): the engine only carried it out.
     const scope = requesterScope(post, post.requestedBy);
-    const details = { releaseId: release.releaseId, releaseUrl: release.releaseUrl };
+    const details = { provider, releaseId: release.releaseId, releaseUrl: release.releaseUrl };
     await recordAudit(deps, scope, { action: 'post.published', subject: { type: 'post', id: post._id }, details });
   }
   await settleChildren(deps, post, 'PUBLISHED', now);
@@ -80,19 +84,26 @@ export async function recordLateRelease(
 }
 
 /**
- * Puts a PUBLISHING post back in QUEUE, due at `dueAt`, for a new attempt (the last one created nothing).
- * The API may change it again from here, under its edit lease, like any queued post.
+ * Puts a PUBLISHING post back in QUEUE, due at `dueAt`, for a new attempt (the last one created nothing);
+ * `heldText` says why it waits when the network holds it. The API may change it again from here, under its
+ * edit lease, like any queued post.
  */
-export async function requeuePost(deps: CoreDeps, post: PostDoc, dueAt: Date): Promise<boolean> {
+export async function requeuePost(deps: CoreDeps, post: PostDoc, dueAt: Date, heldText?: string): Promise<boolean> {
   const result = await deps.db.posts.updateOne(
     { _id: post._id, state: 'PUBLISHING' },
-    { $set: { state: 'QUEUE', dueAt, updatedAt: deps.now() } },
+    { $set: { state: 'QUEUE', dueAt, errorText: heldText ?? null, updatedAt: deps.now() } },
   );
   return result.modifiedCount > 0;
 }
 
 /** A root post's outcome as an event (replies have none: their root's card speaks for the group). */
-function rootEvent(type: 'post.published' | 'post.failed', post: PostDoc, at: Date): DomainEvent | null {
+function rootEvent(
+  type: 'post.published' | 'post.failed',
+  post: PostDoc,
+  provider: ProviderId | null,
+  at: Date,
+): DomainEvent | null {
   if (post.parentPostId !== null) return null;
-  return domainEvent(type, { workspaceId: post.workspaceId, subjectId: post._id, actor: { type: 'system' } }, at);
+  const subject = { workspaceId: post.workspaceId, subjectId: post._id, actor: { type: 'system' } as const, provider };
+  return domainEvent(type, subject, at);
 }

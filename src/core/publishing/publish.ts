@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../context.js';
 import type { PostDoc } from '../posts/documents.js';
-import type { PublishAttemptDoc } from './documents.js';
+import { createdNothing, type PublishAttemptDoc } from './documents.js';
 import { claimLease, releaseLease } from '../db/leases.js';
 import type { JobContext } from '../jobs/define-job.js';
 import { POST_EDIT_LEASE_TTL_MS, postLeaseKey } from '../posts/post-lease.js';
@@ -44,7 +44,7 @@ async function claimPost(
     if (post.dueAt.getTime() > deps.now().getTime() + publishingSettings.dueSlackMs) return null;
 
     const latest = await latestAttempt(deps, postId);
-    if (latest && latest.phase !== 'created_nothing') {
+    if (latest && !createdNothing(latest.phase)) {
       if (latest.phase !== 'claimed') {
         // An init may have left for this post: never send another. The sweeper settles it by its phase.
         await setPublishing(deps, post);

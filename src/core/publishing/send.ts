@@ -163,6 +163,8 @@ async function sendInit(
     });
     progress.initLeft = true;
   };
+  const stillHeld = () =>
+    recordAttempt(deps, attempt, { leaseMs: publishingSettings.attemptLeaseMs, whileHeld: { phases: ['claimed'] } });
   try {
     return await prepared.provider.publishing.init(deps, {
       post,
@@ -170,6 +172,7 @@ async function sendInit(
       kind: prepared.kind,
       media: prepared.media,
       markSent,
+      stillHeld,
     });
   } catch (error) {
     // The failure itself is what counts: a record that cannot be written (the database away) must not replace it.
@@ -205,7 +208,7 @@ async function uploaded(
       leaseMs,
     );
     const { provider, platform } = prepared;
-    const state = await provider.publishing.readStatus(deps, platform, publishId).catch(() => null);
+    const state = await provider.publishing.advance(deps, platform, publishId).catch(() => null);
     const size = prepared.media[0]?.size ?? 0;
     if (state?.awaitingUploadBytes != null && state.awaitingUploadBytes < size) {
       await failPost(

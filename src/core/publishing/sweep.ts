@@ -73,6 +73,7 @@ async function resolveStalled(deps: CoreDeps, post: PostDoc): Promise<void> {
   switch (attempt.phase) {
     case 'claimed':
     case 'created_nothing':
+    case 'held':
       if (attempt.phase === 'claimed') {
         await recordAttempt(deps, attempt, {
           phase: 'created_nothing',

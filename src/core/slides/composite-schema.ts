@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { IssueDetail } from '../errors.js';
 import { MediaSchema } from '../media/schema.js';
 import { requireVisible } from '../operations/visible-text.js';
+import { CreatePostsInputSchema } from '../posts/schema.js';
 import { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, type SlideWarning } from './render/index.js';
 import { MAX_CAPTION_CHARS } from './slide-length.js';
 import { strictSlidesInput } from './workspace-input.js';
@@ -43,6 +44,11 @@ export const CompositeInputSchema = strictSlidesInput({
     .max(MAX_COMPOSITE_SLIDES)
     .meta(UNIQUE_INDEXES)
     .describe('1 to 35 slides; each index at most once'),
+  platformIds: CreatePostsInputSchema.shape.platformIds
+    .optional()
+    .describe(
+      "the platforms the slides are for, each once: every slide is drawn in each of their networks' frames (TikTok 1080x1920, an Instagram carousel 1080x1350), the caption laid out anew in each frame's safe area; answered per network in frames. Omitted: each slide is 9:16 or 4:5 by its image's shape",
+    ),
 });
 export type CompositeInput = z.output<typeof CompositeInputSchema>;
 
@@ -84,6 +90,16 @@ const CompositedSlideSchema = z.object({
   ...MediaSchema.pick({ publicUrl: true, previewUrl: true }).shape,
 });
 
+/** One network's slides: drawn in its frame, for its platforms among the request's. */
+const NetworkSlidesSchema = z.object({
+  provider: z.string().describe("the network (a platform's provider)"),
+  platformIds: z.array(z.uuid()).describe("the request's platforms of this network: post these slides to them"),
+  width: z.int().describe("the network's frame, in px"),
+  height: z.int(),
+  slides: z.array(CompositedSlideSchema).describe('the composited media in this frame, in index order'),
+  warnings: z.array(SlideWarningSchema).describe('per slide, what was changed to draw its text in this frame'),
+});
+
 export const CompositeResultSchema = z
   .object({
     slides: z
@@ -93,6 +109,12 @@ export const CompositeResultSchema = z
       .array(SlideWarningSchema)
       .describe(
         'per slide, what was changed to draw its text (shrunk to fit, characters left out); empty when nothing was',
+      ),
+    frames: z
+      .array(NetworkSlidesSchema)
+      .optional()
+      .describe(
+        "only when platformIds was sent: each network's slides, one entry per network in the order platformIds first names them; slides and warnings above are the first entry's",
       ),
   })
   .meta({ id: 'CompositeResult' });

@@ -37,12 +37,12 @@ export const compositeSlidesOperation = defineOperation({
   name: 'composite_slides',
   title: 'Bake captions onto slides',
   summary:
-    "Draw each caption onto its uploaded image in TikTok's look, inside the safe zone, as new media in order; spends no credits",
+    "Draw each caption onto its uploaded image in TikTok's look, inside the safe zone, as new media in order; with platformIds, once per network in that network's frame (TikTok 9:16, an Instagram carousel 4:5); spends no credits",
   input: CompositeInputSchema,
   check: checkCompositeInput,
   output: CompositeResultSchema,
   result:
-    'the new composited media in index order (each id with its publicUrl and previewUrl, to look at without another call), and per-slide warnings (text shrunk to fit, characters no font draws left out)',
+    "the new composited media in index order (each id with its publicUrl and previewUrl, to look at without another call), and per-slide warnings (text shrunk to fit, characters no font draws left out); with platformIds, frames gives each network's slides, to post to that network's platforms",
   errors: ['invalid_request', 'not_found', 'invalid_media_file', 'server_busy'],
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: (deps, scope, input) => compositeSlides(deps, scope, input),
@@ -52,7 +52,7 @@ export const generateSlideshowOperation = defineOperation({
   name: 'generate_slideshow',
   title: 'Generate a slideshow',
   summary:
-    'Queue a slideshow: captions (topic) or given slides, one AI image per slide, captions baked on, then the post; poll the job',
+    "Queue a slideshow for TikTok and Instagram accounts alike: captions (topic) or given slides, one AI image per slide generated once and framed per network (TikTok 9:16, an Instagram carousel 4:5, the caption laid out in each frame), then one post group per platform with its network's slides; settings work as in create_post (each network takes the keys its schema declares); poll the job",
   input: GenerateInputSchema,
   check: checkGenerateInput,
   output: GenerateAcceptedSchema,

@@ -72,7 +72,7 @@ export function pendingDelivery(
   };
 }
 
-/** What a delivery tells: the ids to read the rest with (get_post, get_generation_job). */
+/** What a delivery tells: the ids to read the rest with (get_post, get_generation_job), and a post's network. */
 function dataOf(event: DomainEvent, type: WebhookEvent): Record<string, string> {
   const base = { workspaceId: event.workspaceId };
   if (type.startsWith('generation.')) return { ...base, generationJobId: event.subjectId };
@@ -80,5 +80,7 @@ function dataOf(event: DomainEvent, type: WebhookEvent): Record<string, string> 
     ...base,
     postId: event.subjectId,
     ...(event.generationJobId ? { generationJobId: event.generationJobId } : {}),
+    // The network lets a receiver route a post without reading it first (an enum, not an id: still thin).
+    ...(event.provider ? { provider: event.provider } : {}),
   };
 }

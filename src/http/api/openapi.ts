@@ -45,7 +45,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
       title: 'Postdeck API',
       // The version the paths carry (/public/v1); Redoc shows it beside the title.
       version: 'v1',
-      description: 'Schedule and publish TikTok posts, manage media and generate slideshows.',
+      description: 'Schedule and publish TikTok and Instagram posts, manage media and generate slideshows.',
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],

@@ -154,14 +154,14 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/analytics/posts',
     status: 200,
     tag: 'Analytics',
-    query: ['startDate', 'endDate', 'platformId', 'sortBy', 'limit', 'cursor'],
+    query: ['startDate', 'endDate', 'platformId', 'provider', 'sortBy', 'limit', 'cursor'],
   }),
   bindRest(listTopHooksOperation, {
     method: 'get',
     path: '/analytics/hooks',
     status: 200,
     tag: 'Analytics',
-    query: ['platformId', 'language', 'limit'],
+    query: ['platformId', 'provider', 'language', 'limit'],
   }),
   bindRest(getAccountMetricsOperation, {
     method: 'get',

@@ -24,16 +24,27 @@ export type PostSort = (typeof POST_SORTS)[number];
 /** The most posts a period shows (and exports): the highest by the chosen sort. */
 export const MAX_ROWS = 200;
 
-/** What the page and its CSV show: chosen in the query, defaulting to the last 30 days by views. */
+/** The networks the page filters by (`all`: both; hooks are ranked within a network either way). */
+export const NETWORKS = ['all', 'tiktok', 'instagram'] as const;
+export type NetworkChoice = (typeof NETWORKS)[number];
+
+/** What the page and its CSV show: chosen in the query, defaulting to the last 30 days by views, every network. */
 export interface AnalyticsQuery {
   days: Period;
   sort: PostSort;
+  network: NetworkChoice;
 }
 
 export function analyticsQuery(query: Record<string, unknown>): AnalyticsQuery {
   const days = PERIODS.find((period) => String(period) === query.days) ?? 30;
   const sort = POST_SORTS.find((sort) => sort === query.sort) ?? 'views';
-  return { days, sort };
+  const network = NETWORKS.find((network) => network === query.network) ?? 'all';
+  return { days, sort, network };
+}
+
+/** The operations' `provider` filter for the chosen network (none for all). */
+function providerOf(query: AnalyticsQuery): { provider?: Exclude<NetworkChoice, 'all'> } {
+  return query.network === 'all' ? {} : { provider: query.network };
 }
 
 /** A row of the table: the post's numbers, its words and where it went. */
@@ -86,7 +97,10 @@ export async function analyticsRows(
 ): Promise<{ rows: AnalyticsRow[]; cut: boolean; start: Date; end: Date; names: Map<string, PlatformOverview> }> {
   const end = deps.now();
   const start = new Date(end.getTime() - query.days * DAY_MS);
-  const names = new Map((await listAllPlatforms(deps, scope)).map((account) => [account.platform.id, account]));
+  const accounts = (await listAllPlatforms(deps, scope)).filter(
+    (account) => query.network === 'all' || account.platform.provider === query.network,
+  );
+  const names = new Map(accounts.map((account) => [account.platform.id, account]));
   const found: PostMetricsSummary[] = [];
   let cursor: string | undefined;
   do {
@@ -94,6 +108,7 @@ export async function analyticsRows(
       startDate: start.toISOString(),
       endDate: end.toISOString(),
       sortBy: query.sort,
+      ...providerOf(query),
       limit: 100,
       ...(cursor ? { cursor } : {}),
     });
@@ -119,7 +134,7 @@ export async function readAnalytics(deps: CoreDeps, scope: Scope, query: Analyti
       return metrics.series.map((point) => ({ at: new Date(point.takenAt), views: point.views }));
     }),
   );
-  const top = await invokeOperation(deps, scope, listTopHooksOperation, { limit: 5 });
+  const top = await invokeOperation(deps, scope, listTopHooksOperation, { limit: 5, ...providerOf(query) });
   const hooks = await Promise.all(
     top.hooks.map(async (hook) => ({
       text: hook.text,

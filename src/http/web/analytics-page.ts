@@ -9,7 +9,7 @@ import { signedInPage } from './page-context.js';
 import { workspaceParam } from './workspace.js';
 
 /**
- * What the workspace's posts did on TikTok (`/analytics?days=7|30|90&sort=…`): the period's posts
+ * What the workspace's posts did on TikTok and Instagram (`/analytics?days=7|30|90&sort=…&network=tiktok|instagram`): the period's posts
  * with their latest counts, the views they reached day by day, the top hooks with their slides and
  * each account's followers; `/analytics.csv` is the table as a file. Any member may look; every
  * figure is read through the insight operations in the signed-in workspace.
@@ -75,5 +75,5 @@ export function registerAnalyticsPages(router: Router<AppState>, options: WebOpt
 
 /** The choices the workspace switcher keeps. */
 function keep(query: AnalyticsQuery): Record<string, string> {
-  return { days: String(query.days), sort: query.sort };
+  return { days: String(query.days), sort: query.sort, ...(query.network === 'all' ? {} : { network: query.network }) };
 }

@@ -1,5 +1,5 @@
-import type { Analytics, AnalyticsQuery, AnalyticsRow, HookView, PostSort } from './analytics-data.js';
-import { MAX_ROWS, PERIODS } from './analytics-data.js';
+import type { Analytics, AnalyticsQuery, AnalyticsRow, HookView, NetworkChoice, PostSort } from './analytics-data.js';
+import { MAX_ROWS, NETWORKS, PERIODS } from './analytics-data.js';
 import { lineChart } from './analytics-chart.js';
 import { notice } from './forms.js';
 import { markup, raw, type SafeHtml } from './html.js';
@@ -15,6 +15,7 @@ const SORT_LABELS: Record<PostSort, string> = {
 };
 const WAITING =
   "A public post's first numbers arrive within 5 minutes of its publishing, then hourly for its first two days; TikTok counts only public posts.";
+const NETWORK_LABELS: Record<NetworkChoice, string> = { all: 'All networks', tiktok: 'TikTok', instagram: 'Instagram' };
 /** A next count due within this of the page's time is shown as due now: the collector looks every minute. */
 const DUE_NOW_WITHIN_MS = 60_000;
 
@@ -23,8 +24,10 @@ export function analyticsView(analytics: Analytics, workspaceId: string): SafeHt
   const { query } = analytics;
   const href = (changes: Partial<AnalyticsQuery>, path = '/analytics') => {
     const next = { ...query, ...changes };
-    return `${path}?ws=${workspaceId}&days=${next.days}&sort=${next.sort}`;
+    const network = next.network === 'all' ? '' : `&network=${next.network}`;
+    return `${path}?ws=${workspaceId}&days=${next.days}&sort=${next.sort}${network}`;
   };
+  const from = query.network === 'all' ? 'TikTok and Instagram' : NETWORK_LABELS[query.network];
   return markup`<h1>Analytics</h1>
     <div class="cal-nav">
       <ul aria-label="Period">
@@ -33,10 +36,16 @@ export function analyticsView(analytics: Analytics, workspaceId: string): SafeHt
             markup`<li><a href="${href({ days })}" ${days === query.days ? raw('aria-current="page"') : ''}>Last ${days} days</a></li>`,
         )}
       </ul>
+      <ul aria-label="Network">
+        ${NETWORKS.map(
+          (network) =>
+            markup`<li><a href="${href({ network })}" ${network === query.network ? raw('aria-current="page"') : ''}>${NETWORK_LABELS[network]}</a></li>`,
+        )}
+      </ul>
       <a href="${href({}, '/analytics.csv')}" download>Download CSV</a>
     </div>
     <p class="muted">
-      Posts published from ${when(analytics.start)} to ${when(analytics.end)}, with their latest counts from TikTok.
+      Posts published from ${when(analytics.start)} to ${when(analytics.end)}, with their latest counts from ${from}.
     </p>
     ${viewsSection(analytics)} ${postsSection(analytics, href)} ${hooksSection(analytics)}
     ${accountsSection(analytics)}`;
@@ -173,7 +182,7 @@ function hookItem(hook: HookView): SafeHtml {
 function accountsSection(analytics: Analytics): SafeHtml {
   const body =
     analytics.accounts.length === 0
-      ? notice('No TikTok account is connected. Connect one under TikTok accounts to see its followers.', 'info')
+      ? notice('No TikTok account is connected. Connect one under Social accounts to see its followers.', 'info')
       : analytics.accounts.map(
           (account) => markup`<div class="account-followers">
             <h3>${account.name}${account.state === 'ready' ? '' : markup` <span class="badge off">${account.state.replace('_', ' ')}</span>`}</h3>

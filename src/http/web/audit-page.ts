@@ -42,6 +42,7 @@ export function registerAuditPages(router: Router<AppState>, options: WebOptions
         action,
         userNames: new Map(members.map((m) => [m.userId, m.name])),
         keyNames: new Map(keys.map((k) => [k.id, k.name])),
+        networkNames: new Map(deps.providers.all().map((p) => [p.id, p.name])),
         olderHref: result.nextCursor ? `/audit?${older.toString()}` : undefined,
       }),
     });

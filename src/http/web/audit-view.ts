@@ -16,8 +16,8 @@ export const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'api_key.created': 'Created an API key',
   'api_key.revoked': 'Revoked an API key',
   'oauth.granted': 'Granted OAuth access',
-  'platform.connected': 'Connected a TikTok account',
-  'platform.disconnected': 'Disconnected a TikTok account',
+  'platform.connected': 'Connected a social account',
+  'platform.disconnected': 'Disconnected a social account',
   'chat.linked': 'Linked a Slack or Discord workspace',
   'chat.unlinked': 'Unlinked a Slack or Discord workspace',
   'chat.link_changed': 'Changed a chat link’s settings',
@@ -49,6 +49,8 @@ export interface AuditView {
   /** People and keys by id, so rows name them. */
   userNames: ReadonlyMap<string, string>;
   keyNames: ReadonlyMap<string, string>;
+  /** Networks' names by `provider` ("instagram" → "Instagram"), so an entry naming its provider says which. */
+  networkNames: ReadonlyMap<string, string>;
   /** The link to the next (older) page, when there is one. */
   olderHref: string | undefined;
 }
@@ -61,7 +63,7 @@ export function auditView(view: AuditView): SafeHtml {
     empty: markup`<p class="muted">Nothing recorded${view.action ? ' for this action' : ''} in the last 30 days.</p>`,
     columns: [
       { header: 'When', cell: (entry) => when(new Date(entry.at)) },
-      { header: 'What', cell: (entry) => markup`${ACTION_LABELS[entry.action]}<br />${subject(entry)}` },
+      { header: 'What', cell: (entry) => markup`${ACTION_LABELS[entry.action]}<br />${subject(entry, view)}` },
       { header: 'Who', cell: (entry) => actor(entry, view) },
       { header: 'Through', cell: (entry) => SURFACE_LABELS[entry.surface] },
       { header: 'Details', cell: (entry) => details(entry) },
@@ -71,7 +73,7 @@ export function auditView(view: AuditView): SafeHtml {
     <p class="muted">
       Who created, approved, rejected or deleted posts (and who asked for each one published), changed the plan or the
       AI settings, created or revoked API keys, granted OAuth access, added or deleted webhook endpoints, invited people
-      or joined, connected or disconnected TikTok accounts, and linked, changed or unlinked Slack and Discord
+      or joined, connected or disconnected TikTok and Instagram accounts, and linked, changed or unlinked Slack and Discord
       workspaces. Only the workspace's owners see this page.
     </p>
     <form method="get" action="/audit" class="when">
@@ -91,14 +93,18 @@ export function auditView(view: AuditView): SafeHtml {
     ${view.olderHref ? markup`<p><a href="${view.olderHref}">Older entries</a></p>` : ''}`;
 }
 
-function subject(entry: AuditEntry): SafeHtml {
+function subject(entry: AuditEntry, view: AuditView): SafeHtml {
   if (entry.subject.type === 'chat_link') {
     // `<platform>:<team id>`: the team's id is what its admins recognise, so it is shown whole.
     const [platform, team] = entry.subject.id.split(':');
     const where = platform === 'slack' ? 'Slack workspace' : 'Discord server';
     return markup`<span class="muted">${where} <code>${team ?? ''}</code></span>`;
   }
-  const type = entry.subject.type === 'platform' ? 'TikTok account' : entry.subject.type.replace('_', ' ');
+  const provider = entry.details.provider;
+  const network = typeof provider === 'string' ? view.networkNames.get(provider) : undefined;
+  // Entries written before they named their provider were all TikTok's (the only network then).
+  const platformWords = `${network ?? 'TikTok'} account`;
+  const type = entry.subject.type === 'platform' ? platformWords : entry.subject.type.replace('_', ' ');
   return markup`<span class="muted">${type} <code>${entry.subject.id.slice(0, 8)}</code></span>`;
 }
 

@@ -9,7 +9,7 @@ import type { WebUser } from './session.js';
 const SECTIONS = [
   { id: 'posts', href: '/posts', label: 'Posts' },
   { id: 'analytics', href: '/analytics', label: 'Analytics' },
-  { id: 'platforms', href: '/platforms', label: 'TikTok accounts' },
+  { id: 'platforms', href: '/platforms', label: 'Social accounts' },
   { id: 'keys', href: '/keys', label: 'API keys' },
   { id: 'settings', href: '/settings', label: 'AI settings' },
   { id: 'usage', href: '/usage', label: 'Usage' },

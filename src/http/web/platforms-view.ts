@@ -5,13 +5,22 @@ import { markup, type SafeHtml } from './html.js';
 import { when } from './layout.js';
 import { renderTable } from './table.js';
 
-/** What the TikTok accounts page shows. */
+/** A network the server connects accounts of, as the page offers it. */
+export interface NetworkView {
+  id: string;
+  name: string;
+  emulated: boolean;
+  /** What keeps real posts from working on it with this server's setup, or null. */
+  warning: string | null;
+}
+
+/** What the social accounts page shows. */
 export interface PlatformsView {
   csrf: string;
   workspaceId: string;
   workspaceName: string;
   accounts: PlatformOverview[];
-  emulator: boolean;
+  networks: NetworkView[];
   /** false: the server asks TikTok for no analytics scopes (TIKTOK_ANALYTICS=false). */
   analyticsEnabled: boolean;
   done: string | undefined;
@@ -24,24 +33,41 @@ const STATE_BADGES: Record<PlatformState, SafeHtml> = {
   disconnected: markup`<span class="badge off">Disconnected</span>`,
 };
 
-const CAPABILITY_NAMES: Record<string, string> = { video: 'Videos', photo: 'Photos', draft: 'Drafts' };
+const CAPABILITY_NAMES: Record<string, string> = {
+  video: 'Videos',
+  photo: 'Photos',
+  draft: 'Drafts',
+  image: 'Images',
+  carousel: 'Carousels',
+  reel: 'Reels',
+};
 
-/** The page body: the emulator banner, the connect button and one row per account. */
+/** The page body: the emulator banners and warnings, a connect button per network and one row per account. */
 export function platformsView(view: PlatformsView): SafeHtml {
-  return markup`<h1>TikTok accounts of ${view.workspaceName}</h1>
-    ${view.emulator ? emulatorBanner() : ''}${notice(view.done, 'success')}${notice(view.problem)}
+  return markup`<h1>Social accounts of ${view.workspaceName}</h1>
+    ${view.networks.map(networkNotices)}${notice(view.done, 'success')}${notice(view.problem)}
     <p class="muted">
-      Posts go to the accounts connected here. Connecting sends you to TikTok to choose an account and allow Postdeck
-      to post for it; connecting the same account again refreshes its permissions.
+      Posts go to the accounts connected here. Connecting sends you to the network to choose an account and allow
+      Postdeck to post for it; connecting the same account again refreshes its permissions.
     </p>
     ${
       view.accounts.length === 0
         ? markup`<div class="card">
-            <p>No TikTok account is connected to this workspace yet.</p>
-            ${connectForm(view, 'Connect TikTok', 'primary')}
+            <p>No account is connected to this workspace yet.</p>
+            ${connectButtons(view)}
           </div>`
-        : markup`${analyticsNotice(view)}${accountTable(view)}${connectForm(view, 'Connect TikTok', 'primary')}`
+        : markup`${analyticsNotice(view)}${accountTable(view)}${connectButtons(view)}`
     }`;
+}
+
+function connectButtons(view: PlatformsView): SafeHtml {
+  return markup`<div class="actions">${view.networks.map((n) => connectForm(view, n.id, `Connect ${n.name}`, 'primary'))}</div>`;
+}
+
+function networkNotices(network: NetworkView): SafeHtml {
+  return markup`${network.emulated ? emulatorBanner(network.name) : ''}${
+    network.warning ? notice(`${network.name}: ${network.warning}`, 'info') : ''
+  }`;
 }
 
 /** Connected accounts whose TikTok grant does not allow reading their numbers (connected before Postdeck asked). */
@@ -75,15 +101,18 @@ function analyticsCell({ platform, state }: PlatformOverview): SafeHtml {
   return markup`<span class="badge off">Not granted</span><br /><span class="muted">Reconnect the account to grant analytics</span>`;
 }
 
-function emulatorBanner(): SafeHtml {
+const APP_SETTINGS: Record<string, string> = { TikTok: 'TIKTOK_CLIENT_KEY', Instagram: 'INSTAGRAM_APP_ID' };
+
+function emulatorBanner(network: string): SafeHtml {
   return markup`<div class="notice info" role="status">
-    <strong>TikTok emulator — posts go nowhere real.</strong> No TikTok app is configured (<code>TIKTOK_CLIENT_KEY</code>),
-    so Postdeck runs a local emulator of TikTok: the accounts below are emulated and nothing is published on TikTok.
+    <strong>${network} emulator — posts go nowhere real.</strong> No ${network} app is configured
+    (<code>${APP_SETTINGS[network] ?? 'its app settings'}</code>), so Postdeck runs a local emulator of ${network}: its
+    accounts below are emulated and nothing is published on ${network}.
   </div>`;
 }
 
-function connectForm(view: PlatformsView, label: string, kind: string, account?: string): SafeHtml {
-  return markup`<form class="${kind === 'primary' ? '' : 'inline'}" method="post" action="/platforms/tiktok/connect">
+function connectForm(view: PlatformsView, network: string, label: string, kind: string, account?: string): SafeHtml {
+  return markup`<form class="inline" method="post" action="/platforms/${network}/connect">
     ${csrfField(view.csrf)}${hidden('workspaceId', view.workspaceId)}
     <button type="submit" class="${kind}" ${account ? markup`aria-label="${label} ${account}"` : ''}>${label}</button>
   </form>`;
@@ -94,6 +123,10 @@ function accountTable(view: PlatformsView): SafeHtml {
     caption: view.accounts.length === 1 ? '1 account' : `${view.accounts.length} accounts`,
     rows: view.accounts,
     columns: [
+      {
+        header: 'Network',
+        cell: ({ platform }) => platform.providerName,
+      },
       {
         header: 'Account',
         cell: ({ platform }) =>
@@ -121,7 +154,8 @@ function accountTable(view: PlatformsView): SafeHtml {
         cell: ({ platform, state }) => {
           const name = platform.displayHandle ? `@${platform.displayHandle}` : (platform.displayName ?? platform.id);
           const reconnect = state !== 'ready' || (!platform.analytics.granted && view.analyticsEnabled);
-          return markup`${reconnect ? connectForm(view, 'Reconnect', 'secondary small', name) : ''}
+          const form = connectForm(view, platform.provider, 'Reconnect', 'secondary small', name);
+          return markup`${reconnect ? form : ''}
             ${
               state === 'disconnected'
                 ? ''

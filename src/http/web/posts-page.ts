@@ -6,7 +6,6 @@ import { requireMedia } from '../../core/media/manage-media.js';
 import type { MediaDoc } from '../../core/media/documents.js';
 import { publicUrlOf } from '../../core/media/view.js';
 import { listAllPlatforms, type PlatformOverview } from '../../core/platforms/list-platforms.js';
-import { tiktokHttpOf } from '../../core/providers/tiktok/index.js';
 import {
   deletePostOperation,
   listPostsOperation,
@@ -26,7 +25,7 @@ import { workspaceParam } from './workspace.js';
 
 /** Confirmations a redirect may ask for: fixed texts, so nothing from the URL is echoed. */
 const NOTICES: Partial<Record<string, string>> = {
-  published: 'The draft is queued and will be published on TikTok in a moment.',
+  published: 'The draft is queued and will be published in a moment.',
   scheduled: 'The draft is scheduled: it will be published at the time you set.',
   rescheduled: 'The post was moved to the new time.',
   deleted: 'The post was deleted.',
@@ -126,6 +125,7 @@ async function render(
     posts.map(async (post) => ({
       post,
       ...accountNames(accounts.get(post.integrationId)),
+      network: networkOf(deps, accounts.get(post.integrationId)),
       ...(await describeMedia(deps, page.scope, post.mediaIds)),
     })),
   );
@@ -142,7 +142,6 @@ async function render(
       posts: items,
       done: 'done' in outcome ? outcome.done : undefined,
       problem: 'problem' in outcome ? outcome.problem : undefined,
-      emulator: tiktokHttpOf(deps).config.emulator === true,
     }),
   });
 }
@@ -165,6 +164,17 @@ function utcTime(value: string | undefined, now: Date): string {
     throw new AppError('invalid_request', message, [{ path: ['scheduledFor'], message }]);
   }
   return at.toISOString();
+}
+
+/** The account's network as a post card names it; null when the account is gone. */
+function networkOf(deps: CoreDeps, account: PlatformOverview | undefined): CalendarPost['network'] {
+  if (!account) return null;
+  const provider = deps.providers.of(account.platform);
+  return {
+    name: provider.name,
+    releaseLabel: provider.publishing.releaseLinkLabel(),
+    emulated: provider.connect.emulated,
+  };
 }
 
 function accountNames(account: PlatformOverview | undefined): { account: string; shortAccount: string } {

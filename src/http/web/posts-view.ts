@@ -1,5 +1,4 @@
 import type { PostView } from '../../core/posts/view.js';
-import { releaseLinkLabel } from '../../core/providers/tiktok/index.js';
 import { csrfField, hidden, notice } from './forms.js';
 import { markup, raw, type SafeHtml } from './html.js';
 import { calendarHref, dayKey, type Calendar, type CalendarMode } from './posts-calendar.js';
@@ -7,8 +6,10 @@ import { calendarHref, dayKey, type Calendar, type CalendarMode } from './posts-
 /** One post as the calendar shows it, with what the page looked up about it. */
 export interface CalendarPost {
   post: PostView;
-  /** The TikTok account, as people know it (name and handle). */
+  /** The account, as people know it (name and handle). */
   account: string;
+  /** The account's network: its name, the words of a link to a published post, whether it is the built-in emulator. */
+  network: { name: string; releaseLabel: string; emulated: boolean } | null;
   /** The same, short enough for a week column (the handle when there is one). */
   shortAccount: string;
   /** What is attached, in words ("1 video", "3 images", "No media"). */
@@ -32,8 +33,6 @@ export interface PostsView {
   done: string | undefined;
   /** An action that failed: core's message and, for invalid requests, what was wrong in detail. */
   problem: { message: string; details: string[] } | undefined;
-  /** Postdeck talks to its TikTok emulator: post links open the emulator's pages. */
-  emulator: boolean;
 }
 
 type State = PostView['state'];
@@ -155,7 +154,7 @@ function postCard(view: PostsView, item: CalendarPost, mode: CalendarMode): Safe
       ${text ? excerpt(text, mode === 'week' ? WEEK_EXCERPT : DAY_EXCERPT) : markup`<span class="muted">No caption</span>`}
     </p>
     <p class="post-media muted">${item.media}</p>
-    ${stateText(view, post, mode)}
+    ${stateText(item, mode)}
     ${
       mode === 'day'
         ? actions(view, post)
@@ -182,24 +181,25 @@ function timeText(post: PostView, mode: CalendarMode): SafeHtml {
   return markup`<time class="time" datetime="${post.scheduledFor}">${post.scheduledFor.slice(11, 16)}${suffix}</time>`;
 }
 
-function stateText(view: PostsView, post: PostView, mode: CalendarMode): SafeHtml {
+function stateText(item: CalendarPost, mode: CalendarMode): SafeHtml {
+  const { post, network } = item;
+  const networkName = network?.name ?? 'the network';
   switch (post.state) {
     case 'PUBLISHED': {
-      // The engine writes a TikTok https link (the emulator's own address in emulator mode, often
+      // The engine writes the network's https link (the emulator's own address in emulator mode, often
       // plain http on this machine); anything else is not offered as a link.
-      const schemes = view.emulator ? ['https://', 'http://'] : ['https://'];
+      const schemes = network?.emulated ? ['https://', 'http://'] : ['https://'];
       const url = schemes.some((scheme) => post.releaseUrl?.startsWith(scheme)) ? post.releaseUrl : null;
-      const label = releaseLinkLabel(view.emulator);
-      return url
-        ? markup`<p class="post-state"><a href="${url}" rel="noreferrer noopener">${label}</a></p>`
-        : markup`<p class="post-state muted">Published; TikTok has not shared its link yet.</p>`;
+      return url && network
+        ? markup`<p class="post-state"><a href="${url}" rel="noreferrer noopener">${network.releaseLabel}</a></p>`
+        : markup`<p class="post-state muted">Published; ${networkName} has not shared its link yet.</p>`;
     }
     case 'ERROR':
       return markup`<p class="post-state error-text">
         ${excerpt(post.errorText ?? 'Publishing failed.', mode === 'week' ? WEEK_EXCERPT : Infinity)}
       </p>`;
     case 'PUBLISHING':
-      return markup`<p class="post-state muted">Being sent to TikTok right now.</p>`;
+      return markup`<p class="post-state muted">Being sent to ${networkName} right now.</p>`;
     default:
       return markup``;
   }

@@ -33,7 +33,7 @@ export interface WebhooksView {
 
 const EVENT_HINTS: Record<WebhookEvent, string> = {
   'post.created': 'a draft or post was created',
-  'post.published': 'a post went out on TikTok',
+  'post.published': 'a post went out on its network (TikTok or Instagram)',
   'post.failed': 'publishing a post failed for good',
   'generation.done': 'a slideshow generation finished',
   'generation.failed': 'a slideshow generation failed',

@@ -1,5 +1,6 @@
 import type { Provider } from '../port.js';
 import { platformAnalyticsAccess } from './connect/analytics-access.js';
+import { completeTikTokConnection, startTikTokConnection } from './connect/connect.js';
 import { disconnectTikTok } from './connect/disconnect.js';
 import { underTokenLease } from './connect/token-access.js';
 import type { WithTikTokHttp } from './http-of.js';
@@ -9,6 +10,7 @@ import { initTikTokPublish } from './publish/init.js';
 import { readTikTokPublishState } from './publish/read-status.js';
 import { postPagesBaseUrl, releaseLinkLabel, releaseUrlOf } from './publish/release-url.js';
 import { checkTikTokPost } from './rules/check-post.js';
+import { TIKTOK_FRAMES } from './frames.js';
 import { tiktokPostKind } from './rules/post-rules.js';
 import { tiktokPostingSchemaFor } from './rules/schema-for.js';
 import { MAX_VIDEO_IDS_PER_QUERY } from './video-query.js';
@@ -20,6 +22,14 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
     id: 'tiktok',
     name: 'TikTok',
     http,
+    connect: {
+      start: startTikTokConnection,
+      complete: completeTikTokConnection,
+      consentOrigin: new URL(http.config.authBaseUrl).origin,
+      emulated: http.config.emulator === true,
+      // TikTok pulls media only from verified URL prefixes, which the media settings already decide.
+      setupWarning: () => null,
+    },
     accounts: {
       analyticsAccess: platformAnalyticsAccess,
       disconnect: disconnectTikTok,
@@ -33,7 +43,8 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
       postKind: tiktokPostKind,
       threadReplies: false,
       init: initTikTokPublish,
-      readStatus: readTikTokPublishState,
+      advance: readTikTokPublishState,
+      idShownLater: true,
       releaseUrl: (handle, kind, releaseId) =>
         releaseUrlOf(postPagesBaseUrl(http.config), handle, kind === 'video' ? 'video' : 'photo', releaseId),
       releaseLinkLabel: () => releaseLinkLabel(http.config.emulator === true),
@@ -45,5 +56,6 @@ export function createTikTokProvider(http: TikTokHttp): Provider<CoreDeps> & Wit
       readPostCounts: readTikTokPostCounts,
       readAccountCounts: readTikTokAccountCounts,
     },
+    frames: TIKTOK_FRAMES,
   };
 }

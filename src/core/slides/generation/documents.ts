@@ -5,6 +5,7 @@ import type { CaptionSize, TextEffect, TextStyleId } from '../render/index.js';
 import type { SlideLength } from '../slide-length.js';
 import type { Warning } from '../composite-schema.js';
 import type { HookExamples } from '../hook-examples-schema.js';
+import type { NetworkPlatforms } from '../network-platforms.js';
 
 // Stored documents of slideshow generation. Ids are UUID strings kept in `_id`.
 
@@ -25,6 +26,18 @@ export interface GenerationSlideDoc {
   /** The slide with its caption baked on (media source `composite`). */
   compositeMediaId: string | null;
   warnings: Warning[];
+  /**
+   * The slide in the frames of the job's other networks (`request.networks` after the first), recorded with
+   * `compositeMediaId`, which is the first network's. Absent on single-network and older jobs.
+   */
+  networkComposites?: NetworkComposite[];
+}
+
+/** A slide drawn in one more network's frame. */
+export interface NetworkComposite {
+  provider: string;
+  mediaId: string;
+  warnings: Warning[];
 }
 
 /** What the request asked for, defaults applied (the job runs on this alone). */
@@ -41,6 +54,11 @@ export interface GenerationRequestDoc {
   captionSize: CaptionSize;
   textEffect: TextEffect;
   settings: Record<string, unknown>;
+  /**
+   * The networks the slides are drawn for, each with its platforms, in the order `platformIds` first names
+   * them (found when the job was accepted). Absent on older jobs: one network, slides in the image's shape.
+   */
+  networks?: NetworkPlatforms[];
   /** Whether the captions learn from the workspace's top hooks (topic path; false on the slides path). Absent on older jobs. */
   useTopHooks?: boolean;
 }

@@ -27,8 +27,20 @@ export function toGenerationJob(job: GenerationJobDoc): GenerationJob {
     errorCode: job.errorCode,
     failedSlideIndex: job.failedSlideIndex,
     hookExamples: job.hookExamples ?? null,
-    warnings: job.slides.flatMap((slide) => slide.warnings.map((warning) => ({ index: slide.index, ...warning }))),
+    warnings: jobWarnings(job),
     createdAt: job.createdAt.toISOString(),
     updatedAt: job.updatedAt.toISOString(),
   };
+}
+
+/** Each slide's warnings in index order; a job drawn for several networks names the network of each. */
+function jobWarnings(job: GenerationJobDoc): GenerationJob['warnings'] {
+  const networks = job.request.networks ?? [];
+  const first = networks.length > 1 ? { provider: (networks[0] as { provider: string }).provider } : {};
+  return job.slides.flatMap((slide) => [
+    ...slide.warnings.map((warning) => ({ index: slide.index, ...warning, ...first })),
+    ...(slide.networkComposites ?? []).flatMap((composite) =>
+      composite.warnings.map((warning) => ({ index: slide.index, ...warning, provider: composite.provider })),
+    ),
+  ]);
 }

@@ -3,9 +3,18 @@ import { spendCreditOnce } from '../../credits/credits.js';
 import { AppError } from '../../errors.js';
 import { deleteMedia } from '../../media/manage-media.js';
 import { readMediaBytes, storeMediaBytes } from '../../media/store-bytes.js';
-import { frameFor, prepareCaption, renderSlide, type CaptionInput, type PreparedCaption } from '../render/index.js';
+import type { SlideFrame } from '../../providers/port.js';
+import { withFrames } from '../network-frames.js';
+import {
+  frameFor,
+  prepareCaption,
+  renderSlide,
+  sourceFrame,
+  type CaptionInput,
+  type PreparedCaption,
+} from '../render/index.js';
 import { toWarning } from '../composite-schema.js';
-import type { GenerationSlideDoc } from './documents.js';
+import type { GenerationJobDoc, GenerationSlideDoc, NetworkComposite } from './documents.js';
 import type { JobWriter } from './job-writer.js';
 
 /** A slide's failure: which slide, and the outcome that ended it. */
@@ -37,18 +46,28 @@ export async function makeSlides(deps: CoreDeps, scope: Scope, writer: JobWriter
     else unexpected ??= { error };
   };
   const finishing: Promise<void>[] = [];
+  const frames = jobFrames(deps, writer.job);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (!failure && !unexpected && next < pending.length) {
       const { slide, position } = pending[next++] as { slide: GenerationSlideDoc; position: number };
       // The caption is laid out while the model draws (a failure here is retried by the render itself).
       const caption = captionOf(writer, slide);
-      const layout = prepareCaption(caption, frameFor(...IMAGE_SIZE)).catch(() => undefined);
+      const layouts = Promise.all(
+        frames.map(({ frame }) =>
+          prepareCaption(caption, frame ?? sourceFrame(frameFor(...IMAGE_SIZE))).catch(() => undefined),
+        ),
+      );
       const image = await imageOf(deps, writer, slide).catch(settle(slide.index));
       if (image)
         finishing.push(
-          layout
-            .then((prepared) => finishSlide(deps, scope, writer, position, image, { ...caption, prepared }))
+          layouts
+            .then((prepared) =>
+              finishSlide(deps, scope, writer, position, image, {
+                caption,
+                frames: frames.map((each, framing) => ({ ...each, prepared: prepared[framing] })),
+              }),
+            )
             .catch(settle(slide.index)),
         );
     }
@@ -78,7 +97,19 @@ async function imageOf(
   return { bytes, fresh: true };
 }
 
-/** The 2:3 portrait the image model draws; it fills a 9:16 slide (docs/decisions.md). */
+/** A frame a job's slides are drawn in: a network's (undefined on older jobs: the image's shape). */
+interface JobFrame {
+  provider: string | null;
+  frame: SlideFrame | undefined;
+}
+
+/** The job's networks' frames, the first network's first; one frame by the image's shape on older jobs. */
+function jobFrames(deps: CoreDeps, job: GenerationJobDoc): JobFrame[] {
+  if (!job.request.networks || job.request.networks.length === 0) return [{ provider: null, frame: undefined }];
+  return withFrames(deps, job.request.networks).map(({ provider, frame }) => ({ provider, frame }));
+}
+
+/** The 2:3 portrait the image model draws; it fills a 9:16 slide and a 4:5 one by a centred crop (docs/decisions.md). */
 const IMAGE_SIZE = [1024, 1536] as const;
 
 function captionOf(writer: JobWriter, slide: GenerationSlideDoc): CaptionInput {
@@ -94,9 +125,9 @@ function captionOf(writer: JobWriter, slide: GenerationSlideDoc): CaptionInput {
 }
 
 /**
- * Charges and stores a fresh image while its caption is baked on and the composite stored, then
- * records the composite. The image is recorded first (the writer keeps that order), so a slide's
- * composite is never recorded without its charged image; the composite is stored beside the image,
+ * Charges and stores a fresh image while its caption is baked on in each of the job's frames and the
+ * composites stored, then records them. The image is recorded first (the writer keeps that order), so a
+ * slide's composites are never recorded without its charged image; they are stored beside the image,
  * not after it, since with the last round's slides all finishing at once every step waits for CPU.
  */
 async function finishSlide(
@@ -105,10 +136,11 @@ async function finishSlide(
   writer: JobWriter,
   position: number,
   image: { bytes: Buffer; fresh: boolean },
-  caption: CaptionInput & { prepared?: PreparedCaption },
+  drawing: { caption: CaptionInput; frames: (JobFrame & { prepared: PreparedCaption | undefined })[] },
 ): Promise<void> {
   const { job } = writer;
   const slide = job.slides[position] as GenerationSlideDoc;
+  const { caption } = drawing;
   const record = async () => {
     const imageSpend =
       job.imageReservation?.[position] ?? (await spendCreditOnce(deps, scope, 'image', `${job._id}#${slide.index}`));
@@ -118,12 +150,16 @@ async function finishSlide(
     });
     await writer.slide(position, { generatedMediaId: media.id, imageSpend }, true);
   };
-  const composite = async () => {
+  const stored: string[] = [];
+  const composite = async ({ provider, frame, prepared }: (typeof drawing.frames)[number]) => {
     // A job: it waits for a decode slot rather than failing when requests fill the queue.
-    const rendered = await deps.media.decodes.run(() => renderSlide({ ...caption, image: image.bytes }), 'wait');
+    const rendered = await deps.media.decodes.run(
+      () => renderSlide({ ...caption, ...(prepared ? { prepared } : {}), frame, image: image.bytes }),
+      'wait',
+    );
     const media = await storeMediaBytes(deps, scope, rendered.jpeg, {
       source: 'composite',
-      fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}.jpg`,
+      fileName: `slideshow-${job._id.slice(0, 8)}-${slide.index + 1}${provider && drawing.frames.length > 1 ? `-${provider}` : ''}.jpg`,
       caption: {
         index: slide.index,
         text: slide.caption,
@@ -131,21 +167,23 @@ async function finishSlide(
         language: job.request.language,
       },
     });
-    return { media, warnings: rendered.warnings };
+    stored.push(media.id);
+    return { provider: provider ?? '', mediaId: media.id, warnings: rendered.warnings.map(toWarning) };
   };
   // Both settle before either's failure is thrown: no write of this slide may land after the run ends.
-  const [recording, compositing] = await Promise.allSettled([image.fresh ? record() : undefined, composite()]);
-  if (recording.status === 'rejected') {
+  const [recording, compositing] = await Promise.allSettled([
+    image.fresh ? record() : undefined,
+    Promise.all(drawing.frames.map(composite)),
+  ]);
+  if (recording.status === 'rejected' || compositing.status === 'rejected') {
     // A composite of an image that was not recorded would be drawn again on the next run.
-    if (compositing.status === 'fulfilled') {
-      await deleteMedia(deps, deps.media, scope, compositing.value.media.id).catch(() => undefined);
-    }
-    throw recording.reason;
+    for (const mediaId of stored) await deleteMedia(deps, deps.media, scope, mediaId).catch(() => undefined);
+    throw recording.status === 'rejected' ? recording.reason : (compositing as PromiseRejectedResult).reason;
   }
-  if (compositing.status === 'rejected') throw compositing.reason;
-  const { media, warnings } = compositing.value;
+  const [first, ...others] = compositing.value as [NetworkComposite, ...NetworkComposite[]];
   await writer.slide(position, {
-    compositeMediaId: media.id,
-    warnings: warnings.map(toWarning),
+    compositeMediaId: first.mediaId,
+    warnings: first.warnings,
+    ...(others.length > 0 ? { networkComposites: others } : {}),
   });
 }

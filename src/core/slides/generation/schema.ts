@@ -133,7 +133,14 @@ export const GenerationJobSchema = z
       "topic path: whether the captions learned from the workspace's top hooks and which the model was shown (or why none); null on the slides path",
     ),
     warnings: z
-      .array(SlideWarningSchema)
+      .array(
+        SlideWarningSchema.extend({
+          provider: z
+            .string()
+            .optional()
+            .describe('only when the job drew its slides for several networks: the network whose frame this is about'),
+        }),
+      )
       .describe(
         'per composited slide, what was changed to draw its text (shrunk to fit, characters left out); empty when nothing was',
       ),

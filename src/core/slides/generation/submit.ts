@@ -3,11 +3,13 @@ import type { CoreDeps, Scope } from '../../context.js';
 import { refundCredit, spendCredit, type CreditSpend } from '../../credits/credits.js';
 import { reserveCredits } from '../../credits/reserve.js';
 import { derivedUuid } from '../../ids.js';
-import { checkPlatforms, combinedFailure, postTime, type PlatformFailure } from '../../posts/create-posts.js';
+import { checkPlatforms, combinedFailure, type PlatformFailure } from '../../posts/check-platforms.js';
+import { postTime } from '../../posts/create-posts.js';
 import type { LoadedMedia } from '../../providers/port.js';
 import { getAiSettings } from '../../tenancy/ai-settings-update.js';
 import { DEFAULT_SLIDES } from '../caption-schema.js';
 import { pickHookExamples } from '../hook-examples.js';
+import { networksOf, type NetworkPlatforms } from '../network-frames.js';
 import type { GenerationJobDoc, GenerationSlideDoc } from './documents.js';
 import { generateSlideshowJob } from './job-handle.js';
 import type { GenerateInput } from './schema.js';
@@ -34,7 +36,7 @@ export async function submitGeneration(
     const earlier = await deps.db.generationJobs.findOne({ _id: jobId, workspaceId: scope.workspaceId });
     if (earlier) return resumeEarlier(deps, earlier);
   }
-  await checkJobPost(deps, scope, input, total);
+  const networks = await checkJobPost(deps, scope, input, total);
   const settings = await getAiSettings(deps, scope);
   const language = input.language ?? settings.defaultLanguage;
   const useTopHooks = input.topic !== undefined && (input.useTopHooks ?? settings.defaultUseTopHooks);
@@ -75,6 +77,7 @@ export async function submitGeneration(
       captionSize: input.captionSize ?? settings.defaultCaptionSize,
       textEffect: input.textEffect ?? 'outline',
       settings: input.settings ?? {},
+      networks,
       useTopHooks,
     },
     hookExamples,
@@ -100,9 +103,14 @@ export async function submitGeneration(
 /**
  * Checks the post the job will make, as create posts would: the settings and content against each
  * platform's live rules for a photo post of `total` composited JPEG slides, and the schedule time.
- * Every platform must pass, since the job's spending is for all of them.
+ * Every platform must pass, since the job's spending is for all of them. Returns their networks.
  */
-async function checkJobPost(deps: CoreDeps, scope: Scope, input: GenerateInput, total: number): Promise<void> {
+async function checkJobPost(
+  deps: CoreDeps,
+  scope: Scope,
+  input: GenerateInput,
+  total: number,
+): Promise<NetworkPlatforms[]> {
   postTime(input, deps.now());
   const checks = await checkPlatforms(
     deps,
@@ -112,6 +120,7 @@ async function checkJobPost(deps: CoreDeps, scope: Scope, input: GenerateInput, 
   );
   const failures = checks.filter((check): check is PlatformFailure => !check.ok);
   if (failures.length > 0) throw combinedFailure(failures);
+  return networksOf(checks.flatMap((check) => (check.ok ? [check.platform] : [])));
 }
 
 /** The slides a job will post, as the post check sees media: READY JPEG images, none of them yet stored. */

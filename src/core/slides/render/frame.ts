@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { TRANSPARENCY_BACKGROUND } from '../../media/convert-png.js';
 import { DECODE_OPTIONS } from '../../media/preview.js';
 import type { Canvas } from './effects.js';
-import { FRAME_SIZES, type Frame } from './safe-zones.js';
+import type { Frame } from './safe-zones.js';
 
 /** Sources at least this tall for their width (2:3 AI images included) become 9:16; wider ones 4:5. */
 const PORTRAIT_LIMIT = 0.7;
@@ -12,18 +12,18 @@ export function frameFor(width: number, height: number): Frame {
 }
 
 /**
- * The source fitted to its frame: cover-cropped around the centre, except a landscape source, which
- * is shown whole across the width over a blurred, darkened copy of itself (a crop to 4:5 would lose
- * most of it). Decoded to 8-bit RGB for the caption to be painted on, transparency flattened onto
+ * The source fitted to a frame of `size`: cover-cropped around the centre, except a landscape source,
+ * which is shown whole across the width over a blurred, darkened copy of itself (a crop to a portrait
+ * frame would lose most of it). Decoded to 8-bit RGB for the caption to be painted on, transparency flattened onto
  * white as a PNG upload's is, so a model's transparent PNG looks the same drawn on as stored.
  * Every read of the source resizes it, so a JPEG or WebP shrinks while it loads.
  */
 export async function framedCanvas(
   image: Buffer,
-  frame: Frame,
+  size: { width: number; height: number },
   source: { width: number; height: number },
 ): Promise<Canvas> {
-  const framed = await framedImage(image, frame, source);
+  const framed = await framedImage(image, size, source);
   const { data, info } = await framed
     .flatten({ background: TRANSPARENCY_BACKGROUND })
     .toColourspace('srgb')
@@ -32,8 +32,11 @@ export async function framedCanvas(
   return { data, width: info.width, height: info.height };
 }
 
-async function framedImage(image: Buffer, frame: Frame, source: { width: number; height: number }) {
-  const size = FRAME_SIZES[frame];
+async function framedImage(
+  image: Buffer,
+  size: { width: number; height: number },
+  source: { width: number; height: number },
+) {
   if (source.width <= source.height) {
     // Enlarging (an AI image's 1024x1536 to 1080x1920 is 1.25x) is bilinear: at that scale it looks the
     // same as lanczos3 and costs half (41 against 72 ms on this machine's cores).

@@ -3,14 +3,15 @@ import { AppError } from '../../errors.js';
 import { requireWithinPixelCap } from '../../media/preview.js';
 import { buildLayer, effectInset, paintLayer, textColourOf, type CaptionLayer } from './effects.js';
 import { framedCanvas, frameFor } from './frame.js';
-import { FRAME_SIZES, HOOK_CENTRE_SHARE, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
+import type { SlideFrame } from '../../providers/port.js';
+import { HOOK_CENTRE_SHARE, sameFrame, sourceFrame, zoneOf, type Box } from './safe-zones.js';
 import { MIN_SIZE_SHARE, SIZE_SHARES, type CaptionSize, type TextEffect, type TextStyleId } from './styles.js';
 import { layoutCaption } from './layout.js';
 import { drawLayout, lineSpacing } from './text-mask.js';
 
 export { CAPTION_SIZES, TEXT_EFFECTS, TEXT_STYLE_IDS, SIZE_SHARES } from './styles.js';
 export type { CaptionSize, TextEffect, TextStyleId } from './styles.js';
-export { FRAME_SIZES, SAFE_ZONES, type Box, type Frame } from './safe-zones.js';
+export { FRAME_SIZES, SAFE_ZONES, sourceFrame, zoneOf, type Box, type Frame } from './safe-zones.js';
 export { prepareFonts } from './fonts.js';
 export { frameFor } from './frame.js';
 
@@ -25,19 +26,21 @@ export interface RenderSlideInput {
   role: 'hook' | 'body';
   /** Picks the CJK variant for Han characters (ja, ko, zh, zh-TW). */
   language?: string;
+  /** The frame to draw in (a network's); omitted: 9:16 or 4:5 by the source's shape (`frameFor`). */
+  frame?: SlideFrame | undefined;
   /** The caption laid out ahead of the photo; used when the photo turns out to have its frame. */
   prepared?: PreparedCaption;
 }
 
 /** What laying out a caption needs: everything but the photo. */
-export type CaptionInput = Omit<RenderSlideInput, 'image' | 'prepared'>;
+export type CaptionInput = Omit<RenderSlideInput, 'image' | 'prepared' | 'frame'>;
 
 /**
  * A caption laid out for a frame, ready to paint: its layer, the size it fitted at and the size asked
  * for, the text of each line as drawn, and the characters left out (no bundled font draws them).
  */
 export interface PreparedCaption {
-  frame: Frame;
+  frame: SlideFrame;
   layer: CaptionLayer;
   px: number;
   requestedPx: number;
@@ -54,7 +57,9 @@ export interface RenderedSlide {
   jpeg: Buffer;
   width: number;
   height: number;
-  frame: Frame;
+  frame: SlideFrame;
+  /** Where text may go in the frame (its safe area). */
+  zone: Box;
   /** Where the caption's layer (outline or box included) landed. */
   textBox: Box;
   /** The caption's lines as drawn, top to bottom. */
@@ -63,7 +68,8 @@ export interface RenderedSlide {
 }
 
 /**
- * Bakes a caption onto an image: frames it 9:16 or 4:5 (at most 1080 px on the short side), wraps
+ * Bakes a caption onto an image: frames it in `input.frame`, else 9:16 or 4:5 by its shape (at most
+ * 1080 px on the short side), wraps
  * the caption to the safe zone's width at its size, shrinks it in steps while it is taller than the
  * zone (saying so in a warning), places it (the hook about 30% down, others in the zone's middle)
  * and encodes one JPEG. The caller holds a decode slot (`MediaDeps.decodes`).
@@ -71,15 +77,14 @@ export interface RenderedSlide {
 export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlide> {
   const source = orientedSize(await readHeader(input.image));
   requireWithinPixelCap(source.width, source.height);
-  const frame = frameFor(source.width, source.height);
-  const size = FRAME_SIZES[frame];
-  const zone = SAFE_ZONES[frame];
+  const frame = input.frame ?? sourceFrame(frameFor(source.width, source.height));
+  const zone = zoneOf(frame);
   // The caption is laid out while the photo decodes (they run on different threads), unless it was before.
   const [canvas, { layer, px, requestedPx, lines, unsupported }] = await Promise.all([
     framedCanvas(input.image, frame, source),
-    input.prepared?.frame === frame ? input.prepared : prepareCaption(input, frame),
+    input.prepared && sameFrame(input.prepared.frame, frame) ? input.prepared : prepareCaption(input, frame),
   ]);
-  const textBox = place(layer, zone, input.role, size.height);
+  const textBox = place(layer, zone, input.role, frame.height);
   paintLayer(canvas, layer, textBox);
   const jpeg = await sharp(canvas.data, { raw: { width: canvas.width, height: canvas.height, channels: 3 } })
     .jpeg(SLIDE_JPEG)
@@ -98,18 +103,26 @@ export async function renderSlide(input: RenderSlideInput): Promise<RenderedSlid
       message: `No bundled font can draw ${unsupported.join(', ')}, so ${unsupported.length === 1 ? 'it was' : 'they were'} left out of the caption`,
       characters: unsupported,
     });
-  return { jpeg, width: size.width, height: size.height, frame, textBox, lines, warnings };
+  return { jpeg, width: frame.width, height: frame.height, frame, zone, textBox, lines, warnings };
 }
 
 /** The slides' JPEG settings (sharp's optimised Huffman coding left on: about 4% smaller on a photo). */
 export const SLIDE_JPEG = Object.freeze({ quality: 88 });
 
 /** Lays the caption out for `frame`: wrapped, fitted to the safe zone, its effect drawn. */
-export async function prepareCaption(input: CaptionInput, frame: Frame): Promise<PreparedCaption> {
-  const size = FRAME_SIZES[frame];
-  const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * size.height);
-  const fitted = await fitCaption(input, requestedPx, SAFE_ZONES[frame], size.height);
+export async function prepareCaption(input: CaptionInput, frame: SlideFrame): Promise<PreparedCaption> {
+  const textHeight = textScaleHeight(frame);
+  const requestedPx = Math.round(SIZE_SHARES[input.captionSize] * textHeight);
+  const fitted = await fitCaption(input, requestedPx, zoneOf(frame), textHeight);
   return { frame, requestedPx, ...fitted };
+}
+
+/**
+ * The height caption sizes are shares of: a 9:16 frame's of the same width. Every frame is shown at the
+ * phone's width, so a medium caption reads the same size on a 4:5 slide as on a 9:16 one.
+ */
+export function textScaleHeight(frame: { width: number }): number {
+  return Math.round((frame.width * 16) / 9);
 }
 
 /** The share of the zone's width lines are broken to. */
@@ -126,10 +139,10 @@ async function fitCaption(
   input: CaptionInput,
   requestedPx: number,
   zone: Box,
-  frameHeight: number,
+  textHeight: number,
 ): Promise<{ layer: CaptionLayer; px: number; lines: string[]; unsupported: string[] }> {
   // Below the usual floor only when nothing else fits (a wall of long words): inside the zone beats legible-but-cut.
-  const floor = Math.round(MIN_SIZE_SHARE * frameHeight);
+  const floor = Math.round(MIN_SIZE_SHARE * textHeight);
   const colour = textColourOf(input.textEffect);
   let px = requestedPx;
   for (;;) {

@@ -1,3 +1,5 @@
+import type { SlideFrame } from '../../providers/port.js';
+
 /** A rectangle in output pixels. */
 export interface Box {
   left: number;
@@ -27,3 +29,37 @@ export const SAFE_ZONES: Readonly<Record<Frame, Box>> = Object.freeze({
 
 /** Where the hook's centre goes: about 30% down the frame, where viewers look first. */
 export const HOOK_CENTRE_SHARE = 0.3;
+
+/** The frame a source is drawn in when no network is named: 9:16 or 4:5 by its shape (`frameFor`). */
+export function sourceFrame(frame: Frame): SlideFrame {
+  const size = FRAME_SIZES[frame];
+  const zone = SAFE_ZONES[frame];
+  return {
+    ...size,
+    safeArea: {
+      top: zone.top,
+      right: size.width - zone.left - zone.width,
+      bottom: size.height - zone.top - zone.height,
+      left: zone.left,
+    },
+  };
+}
+
+/** Where text may go in a frame: the frame less its safe area's insets. */
+export function zoneOf(frame: SlideFrame): Box {
+  const { top, right, bottom, left } = frame.safeArea;
+  return { left, top, width: frame.width - left - right, height: frame.height - top - bottom };
+}
+
+/** Whether two frames are drawn the same (a caption laid out for one fits the other). */
+export function sameFrame(a: SlideFrame, b: SlideFrame): boolean {
+  const [x, y] = [zoneOf(a), zoneOf(b)];
+  return (
+    a.width === b.width &&
+    a.height === b.height &&
+    x.left === y.left &&
+    x.top === y.top &&
+    x.width === y.width &&
+    x.height === y.height
+  );
+}

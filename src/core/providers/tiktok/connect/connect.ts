@@ -11,12 +11,7 @@ import { readTikTokProfile, type TikTokProfile } from './profile.js';
 import { deleteTokens, storeTokens } from './tokens.js';
 import { forgetCreatorInfo } from '../rules/creator-info-cache.js';
 import { tiktokHttpOf } from '../http-of.js';
-
-/** Where to send the person next: TikTok's consent page, valid until `expiresAt`. */
-export interface StartedConnection {
-  authorizeUrl: string;
-  expiresAt: Date;
-}
+import type { ConnectCallback, ConnectOutcome, StartedConnection } from '../../port.js';
 
 /**
  * Starts connecting a TikTok account to `scope`'s workspace (new or reconnect alike: TikTok's
@@ -37,17 +32,10 @@ export async function startTikTokConnection(
 }
 
 /** The query TikTok sends back to the callback. */
-export interface TikTokCallback {
-  state: string;
-  code?: string | undefined;
-  error?: string | undefined;
-  errorDescription?: string | undefined;
-}
+export type TikTokCallback = ConnectCallback;
 
 /** How a callback ended: an account connected (or updated), or the person said no on TikTok. */
-export type ConnectionOutcome =
-  | { outcome: 'connected'; platform: PlatformDoc; created: boolean; workspaceId: string }
-  | { outcome: 'cancelled'; workspaceId: string; error: string; description: string };
+export type ConnectionOutcome = ConnectOutcome;
 
 /**
  * Finishes a connection from TikTok's callback: spends the state (refusing one that is unknown,
@@ -88,7 +76,7 @@ export async function completeTikTokConnection(
     {
       action: 'platform.connected',
       subject: { type: 'platform', id: platform._id },
-      details: { handle: platform.displayHandle, reconnected: !created },
+      details: { provider: 'tiktok', handle: platform.displayHandle, reconnected: !created },
       occurrence: String(platform.updatedAt.getTime()),
     },
   );

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreDeps } from '../../../context.js';
 import type { PlatformDoc } from '../../../platforms/documents.js';
-import { claimLease, releaseLease, type Lease } from '../../../db/leases.js';
+import { claimLease, releaseLease } from '../../../db/leases.js';
+import { TOKEN_LEASE_POLL_MS, TOKEN_LEASE_TTL_MS, tokenLeaseKey } from '../../token-lease.js';
 import { AppError } from '../../../errors.js';
 import { TikTokApiError } from '../errors.js';
 import { refreshTokens } from '../oauth.js';
@@ -9,14 +10,8 @@ import { platformDisconnected, reconnectNeeded } from './platform-errors.js';
 import { expiresSoon, readTokens, storeTokens, type OpenTokens } from './tokens.js';
 import { tiktokHttpOf } from '../http-of.js';
 
-/** How long one holder may keep a platform's token lease: a refresh is one call with a 30 s timeout. */
-export const TOKEN_LEASE_TTL_MS = 60_000;
-const POLL_MS = 100;
-
-/** The lease every write of a platform's tokens or state goes under (connect, refresh, disconnect). */
-export function tokenLeaseKey(platformId: string): string {
-  return `platform-tokens:${platformId}`;
-}
+export { TOKEN_LEASE_TTL_MS, tokenLeaseKey, underTokenLease } from '../../token-lease.js';
+const POLL_MS = TOKEN_LEASE_POLL_MS;
 
 /**
  * Calls `fn` with a working access token of `platform`. Refreshes first when the token expires
@@ -115,29 +110,4 @@ export async function refreshHeld(deps: CoreDeps, platform: PlatformDoc, current
     'tiktok tokens refreshed',
   );
   return stored;
-}
-
-/**
- * Runs `fn` holding the platform's token lease, waiting up to `waitMs` for another holder to
- * finish. Returns null when the lease could not be had in time.
- */
-export async function underTokenLease<T>(
-  deps: CoreDeps,
-  platformId: string,
-  fn: (lease: Lease) => Promise<T>,
-  waitMs: number,
-): Promise<{ value: T } | null> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const lease = await claimLease(deps.db, tokenLeaseKey(platformId), { ttlMs: TOKEN_LEASE_TTL_MS });
-    if (lease) {
-      try {
-        return { value: await fn(lease) };
-      } finally {
-        await releaseLease(deps.db, lease);
-      }
-    }
-    if (Date.now() >= deadline) return null;
-    await sleep(POLL_MS);
-  }
 }

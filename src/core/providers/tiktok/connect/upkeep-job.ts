@@ -40,9 +40,11 @@ export async function refreshExpiringTokens(deps: CoreDeps, everyMs = TOKEN_UPKE
   const now = deps.now();
   // Only dates are loaded: the sealed tokens are opened one platform at a time, under its lease.
   const candidates = await deps.db.platformTokens
-    .find({}, { projection: { _id: 1, accessTokenExpiresAt: 1, issuedAt: 1 } })
+    .find({}, { projection: { _id: 1, provider: 1, accessTokenExpiresAt: 1, issuedAt: 1 } })
     .toArray();
-  for (const candidate of candidates.filter((c) => dueForUpkeep(c, now, everyMs))) {
+  // Other networks' tokens have their own upkeep.
+  const due = candidates.filter((c) => c.provider === 'tiktok' && dueForUpkeep(c, now, everyMs));
+  for (const candidate of due) {
     const platform = await deps.db.platforms.findOne({ _id: candidate._id });
     if (!platform || platform.disabled || platform.refreshNeeded) continue;
     try {

@@ -28,7 +28,7 @@ function toPublishState(state: TikTokPublishState): PublishState {
       outcome === 'failed'
         ? {
             reason: state.failReason,
-            mediaFetch: isPullFailure(state.failReason),
+            retryable: isPullFailure(state.failReason),
             text: failReasonText(state.failReason),
           }
         : null,
