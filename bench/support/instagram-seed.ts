@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
 import type { Cluster } from './cluster.js';
-import type { BenchPlatform, Tenant } from './seed.js';
+import { uploadJpeg, type BenchPlatform, type Tenant } from './seed.js';
 import { mapLimit } from './util.js';
 
 /** JPEGs inside Instagram's rules (width 320..1440, aspect ratio 4:5 to 1.91:1): 4:5, 1:1, 1.91:1 and the narrowest. */
@@ -69,25 +68,6 @@ async function allowOnConsentPage(authorizeUrl: string, accountId: string): Prom
   const location = answer.headers.get('location');
   if (answer.status !== 302 || !location) throw new Error(`Instagram consent answered ${answer.status}`);
   return new URL(location).searchParams;
-}
-
-async function uploadJpeg(
-  apiUrl: string,
-  apiKey: string,
-  image: { width: number; height: number; background: string },
-): Promise<string> {
-  const jpeg = await sharp({ create: { ...image, channels: 3 } })
-    .jpeg({ quality: 80 })
-    .toBuffer();
-  const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), `ig-${image.width}x${image.height}.jpg`);
-  const answer = await fetch(`${apiUrl}/public/v1/media`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}` },
-    body: form,
-  });
-  if (answer.status !== 201) throw new Error(`media upload answered ${answer.status}: ${await answer.text()}`);
-  return ((await answer.json()) as { id: string }).id;
 }
 
 /** The faults injected on a share of the accounts, by name: what Postdeck must see through. */

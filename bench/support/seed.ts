@@ -54,17 +54,26 @@ export async function seedTenant(cluster: Cluster, accounts: number): Promise<Te
     if (result.outcome !== 'connected') throw new Error(`connecting ${account.openId} failed: ${result.description}`);
     return { platformId: result.platform._id, openId: account.openId };
   });
-  const mediaId = await uploadPhoto(cluster.apiUrl, boot.apiKey);
+  const mediaId = await uploadJpeg(cluster.apiUrl, boot.apiKey);
   return { scope, apiKey: boot.apiKey, ownerUserId: boot.userId, platforms, mediaId };
 }
 
 /** Uploads a 720×1280 JPEG (fits TikTok as it is) through POST /public/v1/media; returns its id. */
-async function uploadPhoto(apiUrl: string, apiKey: string): Promise<string> {
-  const jpeg = await sharp({ create: { width: 720, height: 1280, channels: 3, background: '#3b6' } })
+/** Uploads a JPEG of one colour and size through the API; answers the media id. */
+export async function uploadJpeg(
+  apiUrl: string,
+  apiKey: string,
+  image: { width: number; height: number; background: string } = { width: 720, height: 1280, background: '#3b6' },
+): Promise<string> {
+  const jpeg = await sharp({ create: { ...image, channels: 3 } })
     .jpeg({ quality: 80 })
     .toBuffer();
   const form = new FormData();
-  form.set('file', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'bench.jpg');
+  form.set(
+    'file',
+    new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }),
+    `bench-${image.width}x${image.height}.jpg`,
+  );
   const answer = await fetch(`${apiUrl}/public/v1/media`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}` },
