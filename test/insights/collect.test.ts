@@ -78,6 +78,14 @@ function snapshotsOf(postId: string) {
   return w.t.deps.db.postSnapshots.find({ postId }).sort({ slot: 1 }).toArray();
 }
 
+/** The post's insight record once it has counted `count` snapshots. */
+function recordAfter(postId: string, count: number) {
+  return waitFor(`the record to count ${count} snapshots`, async () => {
+    const record = await w.t.deps.db.postInsights.findOne({ _id: postId });
+    return record && record.snapshotCount >= count ? record : undefined;
+  });
+}
+
 async function snapshotCount(postIds: string[]): Promise<number> {
   return w.t.deps.db.postSnapshots.countDocuments({ postId: { $in: postIds } });
 }
@@ -110,7 +118,8 @@ describe('collection', () => {
         const found = await snapshotsOf(post._id);
         return found.length > 0 ? found : undefined;
       });
-      const record = (await w.t.deps.db.postInsights.findOne({ _id: post._id }))!;
+      // The snapshot is stored before the post's record moves on to the next slot: wait for that second write.
+      const record = await recordAfter(post._id, 1);
       expect(first!.slot).toBe(0);
       expect(first!.takenAt.getTime() - record.publishedAt.getTime()).toBeGreaterThanOrEqual(FIRST_SNAPSHOT_AFTER_MS);
       expect(first!.takenAt.getTime() - record.publishedAt.getTime()).toBeLessThan(FIRST_SNAPSHOT_WITHIN_MS);
@@ -140,7 +149,7 @@ describe('collection', () => {
       expect(series.map((s) => s.slot)).toEqual([0, 1]);
       expect(series[1]!.views).toBeGreaterThanOrEqual(curve.counts.viewCount);
       expect(series[1]!.views).toBeGreaterThan(series[0]!.views);
-      const after = (await w.t.deps.db.postInsights.findOne({ _id: post._id }))!;
+      const after = await recordAfter(post._id, 2);
       expect(after.latest?.views).toBe(series[1]!.views);
       expect(after.nextSlot).toBe(2);
     },
@@ -178,8 +187,7 @@ describe('collection', () => {
   it('ends a post TikTok stops returning as unavailable, with the reason, after two absent answers', LONG, async () => {
     const { platform } = await connectCreator(w);
     const [postId] = await publishedOnTikTok(platform, 1);
-    await waitFor('the first snapshot', async () => ((await snapshotCount([postId!])) === 1 ? true : undefined));
-    const record = (await w.t.deps.db.postInsights.findOne({ _id: postId! }))!;
+    const record = await recordAfter(postId!, 1);
     await emulatorControl(w.f, 'PATCH', `/videos/${record.releaseId}`, { privacyLevel: 'SELF_ONLY' });
     await age([postId!], HOUR_MS);
 
@@ -241,8 +249,7 @@ describe('collection', () => {
   it('keeps a post that TikTok leaves out once and returns again, in the slot then current', LONG, async () => {
     const { platform } = await connectCreator(w);
     const [postId] = await publishedOnTikTok(platform, 1);
-    await waitFor('the first snapshot', async () => ((await snapshotCount([postId!])) === 1 ? true : undefined));
-    const record = (await w.t.deps.db.postInsights.findOne({ _id: postId! }))!;
+    const record = await recordAfter(postId!, 1);
     await emulatorControl(w.f, 'PATCH', `/videos/${record.releaseId}`, { removed: true });
     await age([postId!], HOUR_MS);
     expect(await collectAccount(w.t.deps, platform._id)).toMatchObject({ missed: 1 });
