@@ -58,8 +58,7 @@ export async function seedTenant(cluster: Cluster, accounts: number): Promise<Te
   return { scope, apiKey: boot.apiKey, ownerUserId: boot.userId, platforms, mediaId };
 }
 
-/** Uploads a 720×1280 JPEG (fits TikTok as it is) through POST /public/v1/media; returns its id. */
-/** Uploads a JPEG of one colour and size through the API; answers the media id. */
+/** Uploads a JPEG of one colour and size (by default 720×1280, which fits TikTok as it is) through the API; its id. */
 export async function uploadJpeg(
   apiUrl: string,
   apiKey: string,
